@@ -1,30 +1,338 @@
 package cairn
 
-import "net/http"
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
 
-// Router is an HTTP request multiplexer. (skeleton; being written)
-type Router struct{}
+// A Router is an HTTP request multiplexer. It matches the method, host and
+// path of each request against the registered patterns and calls the handler
+// of the most specific pattern that matches; see the package documentation
+// for patterns and precedence.
+//
+// A Router is safe for concurrent use. Routes may be registered while it
+// serves: a lookup never takes a lock and sees every route whose
+// registration returned before the lookup began.
+//
+// The zero value is not usable; call [New].
+type Router struct {
+	mu          sync.Mutex       // guards the registration state below
+	roots       map[string]*node // registration trees, by host ("" for none)
+	constraints constraintSet
 
-// New returns an empty Router.
-func New() *Router { return &Router{} }
+	table      atomic.Pointer[table] // what lookups read
+	stale      atomic.Bool           // table lags behind roots
+	serving    atomic.Bool           // a request has been served
+	pathValues atomic.Bool           // populate r.PathValue
+}
 
-// Handle registers h for pattern.
-func (r *Router) Handle(pattern string, h http.Handler) {}
+// New returns a new Router that populates [http.Request.PathValue].
+func New() *Router {
+	r := &Router{roots: map[string]*node{}}
+	r.pathValues.Store(true)
+	r.table.Store(compileTable(r.roots))
+	return r
+}
 
-// HandleFunc registers f for pattern.
-func (r *Router) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Request)) {}
+// PopulatePathValues sets whether the router stores the matched wildcards in
+// the request with [http.Request.SetPathValue], so that handlers can read them
+// with [http.Request.PathValue]. It is on by default, as with
+// [http.ServeMux]; storing them allocates. [Param] works either way and does
+// not allocate, so turning this off makes every lookup allocation-free.
+func (r *Router) PopulatePathValues(enabled bool) { r.pathValues.Store(enabled) }
 
-// PopulatePathValues sets whether matched requests get r.PathValue populated (default true).
-func (r *Router) PopulatePathValues(enabled bool) {}
+// DefineConstraint defines a named constraint, usable in the patterns
+// registered afterwards as {name:constraintName}. match is called with the
+// unescaped path segment and must be safe for concurrent use. It panics if
+// the name is not an identifier or is already defined.
+func (r *Router) DefineConstraint(name string, match func(segment string) bool) {
+	if match == nil {
+		panic("cairn: nil constraint function for " + name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.constraints.define(name, &constraint{key: name, match: match})
+}
 
-// DefineConstraint registers a named constraint from a function.
-func (r *Router) DefineConstraint(name string, match func(segment string) bool) {}
+// DefineRegexp defines a named constraint from a regular expression (in the
+// syntax of package regexp), which must match the whole unescaped segment.
+// It panics if the name is taken or the expression does not compile.
+func (r *Router) DefineRegexp(name, expr string) {
+	c, err := compileConstraint(expr)
+	if err != nil {
+		panic(fmt.Sprintf("cairn: constraint %q: %v", name, err))
+	}
+	c.key = name
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.constraints.define(name, c)
+}
 
-// DefineRegexp registers a named constraint from a regular expression.
-func (r *Router) DefineRegexp(name, expr string) {}
+// Handle registers h for pattern. It panics with a [*PatternError] if the
+// pattern is invalid and with a [*ConflictError] if it conflicts with a
+// pattern already registered (a duplicate included).
+func (r *Router) Handle(pattern string, h http.Handler) {
+	r.register(pattern, h, callerLocation())
+}
 
-// ServeHTTP dispatches the request.
-func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {}
+// HandleFunc registers f for pattern, as [Router.Handle] does.
+func (r *Router) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Request)) {
+	var h http.Handler
+	if f != nil {
+		h = http.HandlerFunc(f)
+	}
+	r.register(pattern, h, callerLocation())
+}
 
-// Param returns the value of the path parameter name.
-func Param(r *http.Request, name string) string { return "" }
+// callerLocation returns the file:line of the caller of the caller.
+func callerLocation() string {
+	_, file, line, ok := runtime.Caller(2)
+	if !ok {
+		return "unknown location"
+	}
+	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// register parses pattern, checks it against the registered patterns and
+// adds it, panicking on any error.
+func (r *Router) register(pattern string, h http.Handler, loc string) {
+	if err := r.registerErr(pattern, h, loc); err != nil {
+		panic(err)
+	}
+}
+
+// registerErr is register returning its error.
+func (r *Router) registerErr(s string, h http.Handler, loc string) error {
+	if h == nil {
+		return errors.New("cairn: nil handler for pattern " + fmt.Sprintf("%q", s))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p, err := parsePattern(s, r.constraints.lookup)
+	if err != nil {
+		return err
+	}
+	p.loc = loc
+	root := r.roots[p.host]
+	if root == nil {
+		root = &node{}
+		r.roots[p.host] = root
+	}
+	var conflict *ConflictError
+	root.eachOverlapping(p.segments, func(rt *route) {
+		if conflict == nil && p.conflictsWith(rt.pat) {
+			conflict = newConflictError(p, rt.pat)
+		}
+	})
+	if conflict != nil {
+		return conflict
+	}
+	root.insert(&route{pat: p, handler: h})
+	if r.serving.Load() {
+		r.table.Store(compileTable(r.roots))
+	} else {
+		r.stale.Store(true)
+	}
+	return nil
+}
+
+// current returns the table to serve with, compiling it first if routes
+// were registered before the first request.
+func (r *Router) current() *table {
+	if r.stale.Load() {
+		r.mu.Lock()
+		if r.stale.Load() {
+			r.table.Store(compileTable(r.roots))
+			r.stale.Store(false)
+		}
+		r.serving.Store(true)
+		r.mu.Unlock()
+	} else if !r.serving.Load() {
+		r.serving.Store(true)
+	}
+	return r.table.Load()
+}
+
+// ServeHTTP dispatches the request to the handler of the most specific
+// pattern that matches it. As [http.ServeMux] does, it sets req.Pattern (and,
+// unless turned off, the path values), redirects requests for unclean paths
+// and for a subtree's root without its trailing slash, and answers 404 Not
+// Found, or 405 Method Not Allowed with an Allow header when other methods
+// would match.
+//
+// Allocation: none for a static route, none for a route with wildcards when
+// path values are not populated, and none for 404 and 405, unless the
+// request's URL has a RawPath (the path held escapes that differ from the
+// default encoding) or the router has more than 63 methods.
+func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if req.RequestURI == "*" {
+		if req.ProtoAtLeast(1, 1) {
+			w.Header().Set("Connection", "close")
+		}
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	t := r.current()
+	if req.Method == http.MethodConnect {
+		r.serveConnect(t, w, req)
+		return
+	}
+	host := stripHostPort(req.Host)
+	p, escaped := requestPath(req.URL)
+	if !isClean(p) {
+		r.serveUnclean(t, w, req, host)
+		return
+	}
+	q := query{method: req.Method, escaped: escaped}
+	rt := t.match(host, p, false, &q)
+	if rt == nil || !rt.exact(p, false) {
+		if u := r.slashRedirect(t, host, p, &q, req.URL); u != "" {
+			req.Pattern = r.redirectPattern(t, host, p, &q)
+			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
+			return
+		}
+	}
+	if rt == nil {
+		req.Pattern = ""
+		serveNoRoute(t, w, host, p, escaped)
+		return
+	}
+	r.serveRoute(w, req, rt, p, escaped)
+}
+
+// serveRoute calls the handler of rt, which matched path p of req.
+func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, rt *route, p string, escaped bool) {
+	req.Pattern = rt.pat.str
+	if r.pathValues.Load() {
+		setPathValues(req, rt.pat, p, escaped)
+	}
+	rt.handler.ServeHTTP(w, req)
+}
+
+// slashRedirect returns where to redirect a request for p, with q's method,
+// because p lacks a trailing slash that would make it match exactly, or "".
+func (r *Router) slashRedirect(t *table, host, p string, q *query, u *url.URL) string {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return ""
+	}
+	rt := t.match(host, p, true, q)
+	if rt == nil || !rt.exact(p, true) {
+		return ""
+	}
+	return (&url.URL{Path: cleanPath(u.Path) + "/", RawQuery: u.RawQuery}).String()
+}
+
+// redirectPattern returns the pattern that a request for p followed by a
+// slash will match: net/http.ServeMux reports it in r.Pattern.
+func (r *Router) redirectPattern(t *table, host, p string, q *query) string {
+	if rt := t.match(host, p, true, q); rt != nil {
+		return rt.pat.str
+	}
+	return ""
+}
+
+// serveUnclean answers a request whose path is not clean, redirecting it to
+// the clean path (or, first, to that path's subtree root).
+func (r *Router) serveUnclean(t *table, w http.ResponseWriter, req *http.Request, host string) {
+	escapedPath := req.URL.EscapedPath()
+	p := cleanPath(escapedPath)
+	q := query{method: req.Method, escaped: true}
+	rt := t.match(host, p, false, &q)
+	if rt == nil || !rt.exact(p, false) {
+		if u := r.slashRedirect(t, host, p, &q, req.URL); u != "" {
+			req.Pattern = r.redirectPattern(t, host, p, &q)
+			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
+			return
+		}
+	}
+	if p == escapedPath {
+		// Only the escaping made the path look unclean ("*", say).
+		if rt == nil {
+			req.Pattern = ""
+			serveNoRoute(t, w, host, p, true)
+			return
+		}
+		r.serveRoute(w, req, rt, p, true)
+		return
+	}
+	req.Pattern = ""
+	if rt != nil {
+		req.Pattern = rt.pat.str
+	}
+	http.Redirect(w, req, (&url.URL{Path: p, RawQuery: req.URL.RawQuery}).String(), http.StatusTemporaryRedirect)
+}
+
+// serveConnect answers a CONNECT request. As with net/http.ServeMux, its
+// path is not cleaned, the trailing-slash redirect is decided with the host
+// of its URL, and the route is then found with req.Host, port included.
+func (r *Router) serveConnect(t *table, w http.ResponseWriter, req *http.Request) {
+	p := req.URL.EscapedPath()
+	q := query{method: req.Method, escaped: true}
+	rt := t.match(req.URL.Host, p, false, &q)
+	if rt == nil || !rt.exact(p, false) {
+		if u := r.slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
+			req.Pattern = cleanPath(req.URL.Path) + "/"
+			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
+			return
+		}
+	}
+	if rt = t.match(req.Host, p, false, &q); rt == nil {
+		req.Pattern = ""
+		serveNoRoute(t, w, req.URL.Host, p, true)
+		return
+	}
+	r.serveRoute(w, req, rt, p, true)
+}
+
+// exact reports whether rt's match of path p is exact, as net/http.ServeMux
+// defines it: a multi wildcard that matches a non-empty string makes a
+// match inexact. If slash is set, the path is p followed by "/".
+func (rt *route) exact(p string, slash bool) bool {
+	segs := rt.pat.segments
+	if segs[len(segs)-1].kind != segMulti {
+		return true
+	}
+	if slash {
+		return len(segs) == strings.Count(p, "/")+1
+	}
+	return strings.HasSuffix(p, "/") && len(segs) == strings.Count(p, "/")
+}
+
+// Optimization: the 404 and 405 responses use shared header values, so that
+// answering them does not allocate. They are full slices (len == cap), so an
+// Add by a later writer copies them rather than writing into them.
+var (
+	plainTextHeader = []string{"text/plain; charset=utf-8"}
+	nosniffHeader   = []string{"nosniff"}
+	notFoundBody    = []byte("404 page not found\n")
+	notAllowedBody  = []byte("Method Not Allowed\n")
+)
+
+// serveNoRoute answers 405 with an Allow header if some pattern matches the
+// path with another method, and 404 otherwise.
+func serveNoRoute(t *table, w http.ResponseWriter, host, p string, escaped bool) {
+	allowed := t.allowed(host, p, escaped)
+	if allowed.set == 0 {
+		writeError(w, http.StatusNotFound, notFoundBody)
+		return
+	}
+	w.Header()["Allow"] = t.allowHeader(allowed)
+	writeError(w, http.StatusMethodNotAllowed, notAllowedBody)
+}
+
+// writeError writes a plain-text error response, as [http.Error] does,
+// without allocating.
+func writeError(w http.ResponseWriter, code int, body []byte) {
+	h := w.Header()
+	delete(h, "Content-Length")
+	h["Content-Type"] = plainTextHeader
+	h["X-Content-Type-Options"] = nosniffHeader
+	w.WriteHeader(code)
+	w.Write(body)
+}

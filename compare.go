@@ -1,0 +1,313 @@
+package cairn
+
+// This file decides which of two patterns wins a request, or that they
+// conflict.
+//
+// As with net/http.ServeMux, a pattern with a host beats one without, and
+// otherwise the pattern that matches a strict subset of the other's requests
+// (by method and path) is more specific and wins. Two patterns conflict when
+// some request matches both and neither is more specific.
+//
+// Paths are compared segment by segment. Given /a/{x}/c and /a/b/{y}, the
+// first segments are equivalent, the second makes the first pattern more
+// general and the third more specific, so they overlap: "/a/b/c" matches
+// both, neither wins, and registering the second panics.
+//
+// Constraints slot in between literals and plain wildcards: {n:int} is more
+// specific than {x} and more general than the literal "42" (and disjoint
+// from the literal "abc", which it cannot match). Two different constraints
+// at the same position are not compared: the one registered first is tried
+// first, so they never conflict there.
+
+import (
+	"fmt"
+	"strings"
+)
+
+// relationship is how the requests matched by one pattern relate to those
+// matched by another.
+type relationship uint8
+
+const (
+	equivalent   relationship = iota // both match the same requests
+	moreGeneral                      // p1 matches everything p2 does, and more
+	moreSpecific                     // p2 matches everything p1 does, and more
+	disjoint                         // no request matches both
+	overlaps                         // some request matches both, neither is more specific
+)
+
+// String returns the relationship's name.
+func (r relationship) String() string {
+	switch r {
+	case equivalent:
+		return "equivalent"
+	case moreGeneral:
+		return "moreGeneral"
+	case moreSpecific:
+		return "moreSpecific"
+	case disjoint:
+		return "disjoint"
+	case overlaps:
+		return "overlaps"
+	}
+	return fmt.Sprintf("relationship(%d)", uint8(r))
+}
+
+// inverse returns the relationship of p2 to p1 given that of p1 to p2.
+func (r relationship) inverse() relationship {
+	switch r {
+	case moreGeneral:
+		return moreSpecific
+	case moreSpecific:
+		return moreGeneral
+	}
+	return r
+}
+
+// combine returns the relationship of two patterns given r1 and r2, their
+// relationships on two disjoint parts (methods and paths, or two segments).
+func combine(r1, r2 relationship) relationship {
+	switch r1 {
+	case equivalent:
+		return r2
+	case disjoint:
+		return disjoint
+	case overlaps:
+		if r2 == disjoint {
+			return disjoint
+		}
+		return overlaps
+	}
+	// r1 is moreGeneral or moreSpecific.
+	switch r2 {
+	case equivalent:
+		return r1
+	case r1.inverse():
+		return overlaps
+	}
+	return r2
+}
+
+// conflictsWith reports whether some request matches both p1 and p2 and
+// neither takes precedence.
+func (p1 *pattern) conflictsWith(p2 *pattern) bool {
+	if p1.host != p2.host {
+		// Either one has a host and wins, or the hosts differ.
+		return false
+	}
+	rel := combine(compareMethods(p1.method, p2.method), p1.comparePaths(p2))
+	return rel == equivalent || rel == overlaps
+}
+
+// compareMethods relates two pattern methods. "" matches every method and
+// "GET" also matches HEAD.
+func compareMethods(m1, m2 string) relationship {
+	switch {
+	case m1 == m2:
+		return equivalent
+	case m1 == "":
+		return moreGeneral
+	case m2 == "":
+		return moreSpecific
+	case m1 == "GET" && m2 == "HEAD":
+		return moreGeneral
+	case m1 == "HEAD" && m2 == "GET":
+		return moreSpecific
+	}
+	return disjoint
+}
+
+// comparePaths relates the paths of p1 and p2.
+func (p1 *pattern) comparePaths(p2 *pattern) relationship {
+	s1, s2 := p1.segments, p2.segments
+	multi1, multi2 := p1.lastSegment().kind == segMulti, p2.lastSegment().kind == segMulti
+	if len(s1) != len(s2) && !multi1 && !multi2 {
+		return disjoint
+	}
+	rel := equivalent
+	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
+		if rel = combine(rel, compareSegments(s1[0], s2[0])); rel == disjoint {
+			return disjoint
+		}
+	}
+	switch {
+	case len(s1) == 0 && len(s2) == 0:
+		return rel
+	case len(s1) < len(s2) && multi1:
+		return combine(rel, moreGeneral)
+	case len(s2) < len(s1) && multi2:
+		return combine(rel, moreSpecific)
+	}
+	return disjoint
+}
+
+// compareSegments relates two segments at the same position.
+func compareSegments(a, b segment) relationship {
+	switch {
+	case a.kind == segMulti && b.kind == segMulti:
+		return equivalent
+	case a.kind == segMulti:
+		return moreGeneral
+	case b.kind == segMulti:
+		return moreSpecific
+	case a.kind == segWild && b.kind == segWild:
+		switch {
+		case a.con == nil && b.con == nil:
+			return equivalent
+		case a.con == nil:
+			return moreGeneral
+		case b.con == nil:
+			return moreSpecific
+		case a.con.key == b.con.key:
+			return equivalent
+		}
+		// Different constraints are tried in registration order.
+		return disjoint
+	case a.kind == segWild:
+		return wildVersusLiteral(a, b.s)
+	case b.kind == segWild:
+		return wildVersusLiteral(b, a.s).inverse()
+	case a.s == b.s:
+		return equivalent
+	}
+	return disjoint
+}
+
+// wildVersusLiteral relates the wildcard w to the literal lit.
+func wildVersusLiteral(w segment, lit string) relationship {
+	if lit == "/" {
+		// A single wildcard never matches the trailing slash ({$}).
+		return disjoint
+	}
+	if w.con != nil && !w.con.match(lit) {
+		return disjoint
+	}
+	return moreGeneral
+}
+
+// A ConflictError reports that a pattern cannot be registered because a
+// request would match it and an already registered pattern with neither
+// taking precedence. Path is an example of such a request path.
+type ConflictError struct {
+	Pattern, PatternLocation   string // the pattern being registered, and where
+	Existing, ExistingLocation string // the pattern it conflicts with, and where
+	Path                       string
+	Detail                     string
+}
+
+// Error implements the error interface.
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("cairn: pattern %q (registered at %s) conflicts with pattern %q (registered at %s): both match %q\n%s",
+		e.Pattern, e.PatternLocation, e.Existing, e.ExistingLocation, e.Path, e.Detail)
+}
+
+// newConflictError explains the conflict between p1 and p2.
+func newConflictError(p1, p2 *pattern) *ConflictError {
+	e := &ConflictError{
+		Pattern: p1.str, PatternLocation: p1.loc,
+		Existing: p2.str, ExistingLocation: p2.loc,
+		Path: commonPath(p1, p2),
+	}
+	mrel, prel := compareMethods(p1.method, p2.method), p1.comparePaths(p2)
+	switch {
+	case combine(mrel, prel) == equivalent:
+		e.Detail = fmt.Sprintf("%s matches the same requests as %s", p1, p2)
+	case prel == overlaps:
+		e.Detail = fmt.Sprintf("neither is more specific: %s matches %q but %s does not, and %s matches %q but %s does not",
+			p1, differencePath(p1, p2), p2, p2, differencePath(p2, p1), p1)
+	case mrel == moreGeneral:
+		e.Detail = fmt.Sprintf("%s matches more methods than %s, but has a more specific path", p1, p2)
+	default:
+		e.Detail = fmt.Sprintf("%s matches fewer methods than %s, but has a more general path", p1, p2)
+	}
+	return e
+}
+
+// commonPath returns a path that both p1 and p2 match. It assumes there is one.
+func commonPath(p1, p2 *pattern) string {
+	var b strings.Builder
+	s1, s2 := p1.segments, p2.segments
+	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
+		a, c := s1[0], s2[0]
+		switch {
+		case a.kind == segLiteral:
+			writeExample(&b, a)
+		case c.kind == segLiteral:
+			writeExample(&b, c)
+		case a.kind == segWild:
+			writeExample(&b, a)
+		default:
+			writeExample(&b, c)
+		}
+	}
+	for _, rest := range [][]segment{s1, s2} {
+		for _, s := range rest {
+			writeExample(&b, s)
+		}
+	}
+	return b.String()
+}
+
+// differencePath returns a path that p1 matches and p2 does not, or "" if it
+// finds none. It is used only to explain overlapping paths.
+func differencePath(p1, p2 *pattern) string {
+	var b strings.Builder
+	s1, s2 := p1.segments, p2.segments
+	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
+		a, c := s1[0], s2[0]
+		switch {
+		case a.kind == segMulti && c.kind == segMulti:
+			b.WriteByte('/')
+			return b.String()
+		case a.kind == segMulti:
+			// A trailing slash tells them apart, unless p2 has {$} here.
+			b.WriteByte('/')
+			if c.kind == segLiteral && c.s == "/" {
+				b.WriteString(exampleValue(a))
+			}
+			return b.String()
+		case a.kind == segWild && c.kind == segLiteral:
+			v := exampleValue(a)
+			if v == c.s {
+				v += "x"
+			}
+			b.WriteByte('/')
+			b.WriteString(v)
+		default:
+			writeExample(&b, a)
+		}
+	}
+	for _, s := range s1 {
+		writeExample(&b, s)
+	}
+	return b.String()
+}
+
+// writeExample writes to b a "/" and a value that s matches.
+func writeExample(b *strings.Builder, s segment) {
+	b.WriteByte('/')
+	switch {
+	case s.kind == segLiteral && s.s == "/":
+	case s.kind == segLiteral:
+		b.WriteString(s.s)
+	case s.kind == segWild:
+		b.WriteString(exampleValue(s))
+	}
+}
+
+// exampleValue returns a value that the wildcard s matches: its name, or for
+// a constrained wildcard a sample of the constraint where one is known.
+func exampleValue(s segment) string {
+	if s.s == "" {
+		return "x"
+	}
+	if s.con == nil || s.con.match(s.s) {
+		return s.s
+	}
+	for _, v := range []string{"1", "a", "00000000-0000-0000-0000-000000000000", "127.0.0.1"} {
+		if s.con.match(v) {
+			return v
+		}
+	}
+	return "{" + s.s + "}"
+}

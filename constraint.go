@@ -1,0 +1,194 @@
+package cairn
+
+// This file defines wildcard constraints: the built-in ones, which are byte
+// loops, named ones defined on a Router, and inline regular expressions.
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+)
+
+// A constraint restricts the segments a wildcard matches. It is consulted
+// with the unescaped segment.
+type constraint struct {
+	key   string // identity: the name, or "regexp:" and the expression
+	match func(string) bool
+}
+
+// builtinConstraints are the constraints every Router knows.
+var builtinConstraints = map[string]func(string) bool{
+	"int":   isInt,
+	"uint":  isUint,
+	"hex":   isHex,
+	"alpha": isAlpha,
+	"alnum": isAlnum,
+	"uuid":  isUUID,
+	"ipv4":  isIPv4,
+}
+
+// constraintSet holds the named constraints of a Router.
+type constraintSet struct {
+	named map[string]*constraint
+}
+
+// define adds a named constraint, panicking if the name is taken or invalid.
+func (cs *constraintSet) define(name string, c *constraint) {
+	if !isValidWildcardName(name) {
+		panic(fmt.Sprintf("cairn: constraint name %q is not an identifier", name))
+	}
+	if _, ok := builtinConstraints[name]; ok {
+		panic(fmt.Sprintf("cairn: constraint %q is built in and cannot be redefined", name))
+	}
+	if _, ok := cs.named[name]; ok {
+		panic(fmt.Sprintf("cairn: constraint %q is already defined", name))
+	}
+	if cs.named == nil {
+		cs.named = map[string]*constraint{}
+	}
+	cs.named[name] = c
+}
+
+// lookup resolves expr, the text after the ':' of a constrained wildcard.
+// A name of a built-in or defined constraint denotes that constraint; any
+// other identifier is an error (a misspelt name should not silently become a
+// regular expression); anything else is compiled as a regular expression
+// that must match the whole segment.
+func (cs *constraintSet) lookup(expr string) (*constraint, error) {
+	if f, ok := builtinConstraints[expr]; ok {
+		return &constraint{key: expr, match: f}, nil
+	}
+	if c, ok := cs.named[expr]; ok {
+		return c, nil
+	}
+	if isValidWildcardName(expr) {
+		return nil, fmt.Errorf("unknown constraint %q (to match it literally, write the regexp (?:%s))", expr, expr)
+	}
+	return compileConstraint(expr)
+}
+
+// compileConstraint compiles expr into a constraint that matches a whole segment.
+func compileConstraint(expr string) (*constraint, error) {
+	re, err := regexp.Compile(`^(?:` + expr + `)$`)
+	if err != nil {
+		var rerr *syntax.Error
+		if errors.As(err, &rerr) {
+			return nil, fmt.Errorf("invalid regexp %q: %s: %q", expr, rerr.Code, rerr.Expr)
+		}
+		return nil, fmt.Errorf("invalid regexp %q: %v", expr, err)
+	}
+	return &constraint{key: "regexp:" + expr, match: re.MatchString}, nil
+}
+
+// isUint reports whether s is one or more ASCII digits.
+func isUint(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isInt reports whether s is an optional '-' followed by one or more ASCII digits.
+func isInt(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	return isUint(s)
+}
+
+// isHex reports whether s is one or more hexadecimal digits, in either case.
+func isHex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isHexDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isHexDigit reports whether c is 0-9, a-f or A-F.
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// isAlpha reports whether s is one or more ASCII letters.
+func isAlpha(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// isAlnum reports whether s is one or more ASCII letters and digits.
+func isAlnum(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if '0' <= c && c <= '9' {
+			continue
+		}
+		if c |= 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// isUUID reports whether s is 32 hexadecimal digits in groups of 8-4-4-4-12
+// separated by '-', in either case. Versions and variants are not checked.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			if !isHexDigit(s[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isIPv4 reports whether s is a dotted quad of decimal numbers 0-255, without
+// leading zeros (so "01.2.3.4" is rejected, as net/netip rejects it).
+func isIPv4(s string) bool {
+	for part := 0; part < 4; part++ {
+		if part > 0 {
+			if s == "" || s[0] != '.' {
+				return false
+			}
+			s = s[1:]
+		}
+		n, i := 0, 0
+		for ; i < len(s) && i < 4 && '0' <= s[i] && s[i] <= '9'; i++ {
+			n = n*10 + int(s[i]-'0')
+		}
+		if i == 0 || i > 3 || n > 255 || (i > 1 && s[0] == '0') {
+			return false
+		}
+		s = s[i:]
+	}
+	return s == ""
+}

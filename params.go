@@ -1,0 +1,130 @@
+package cairn
+
+// This file reads path parameters.
+//
+// A Router keeps no per-request state. A wildcard's value is derived when
+// asked for, from two things the request already carries: req.Pattern, which
+// the router sets to the matched pattern, and the request's path. The
+// wildcard {repo} is the third segment of "GET /repos/{owner}/{repo}/issues",
+// so its value is the third segment of the path. Both fields survive
+// [http.Request.WithContext], so the values stay readable in every
+// middleware and handler that runs after matching, with nothing allocated
+// and nothing to release.
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Param returns the value of the wildcard name in the pattern that matched
+// r, or "" if there is no such wildcard. The value is unescaped; for a
+// {name...} wildcard it is the rest of the path, without its leading slash.
+//
+// Param reads r.Pattern and r.URL, so it works for requests routed by a
+// [Router] (with or without path-value population) or by [http.ServeMux],
+// and it reflects the URL at the time of the call: a middleware that
+// rewrites r.URL.Path after routing changes what Param returns.
+//
+// Allocation: none, unless the value holds a percent-escape that differs
+// from the default encoding (then r.URL.RawPath is set and the value is
+// unescaped into a new string).
+func Param(r *http.Request, name string) string {
+	idx, multi := wildcardIndex(r.Pattern, name)
+	if idx < 0 {
+		return ""
+	}
+	p, escaped := requestPath(r.URL)
+	v, ok := segmentAt(p, idx, multi)
+	if !ok {
+		return ""
+	}
+	return segmentValue(v, escaped)
+}
+
+// wildcardIndex returns the index of the path segment of pattern that is the
+// wildcard name, and whether it is a {name...} wildcard; the index is -1 if
+// there is none. The pattern is assumed valid.
+func wildcardIndex(pattern, name string) (int, bool) {
+	if name == "" {
+		return -1, false
+	}
+	// The path is what follows the first '/': neither a method nor a host
+	// may contain one.
+	i := strings.IndexByte(pattern, '/')
+	if i < 0 {
+		return -1, false
+	}
+	p := pattern[i+1:]
+	for idx := 0; p != ""; idx++ {
+		j := strings.IndexByte(p, '/')
+		if j < 0 {
+			j = len(p)
+		}
+		seg := p[:j]
+		if len(seg) > len(name)+1 && seg[0] == '{' && seg[1:1+len(name)] == name {
+			switch rest := seg[1+len(name):]; {
+			case rest == "}" || rest[0] == ':':
+				return idx, false
+			case rest == "...}":
+				return idx, true
+			}
+		}
+		if j == len(p) {
+			break
+		}
+		p = p[j+1:]
+	}
+	return -1, false
+}
+
+// segmentAt returns the raw segment at index idx of path p, or with multi
+// the rest of the path from that segment on.
+func segmentAt(p string, idx int, multi bool) (string, bool) {
+	if p == "" || p[0] != '/' {
+		return "", false
+	}
+	p = p[1:]
+	for ; idx > 0; idx-- {
+		j := strings.IndexByte(p, '/')
+		if j < 0 {
+			return "", false
+		}
+		p = p[j+1:]
+	}
+	if multi {
+		return p, true
+	}
+	if j := strings.IndexByte(p, '/'); j >= 0 {
+		return p[:j], true
+	}
+	return p, true
+}
+
+// setPathValues stores the wildcards of pat, which matched path p, in r for
+// [http.Request.PathValue]. It walks the path once.
+//
+// Allocation: what [http.Request.SetPathValue] costs, a map for the first
+// value and its growth; nothing for a pattern without named wildcards.
+func setPathValues(r *http.Request, pat *pattern, p string, escaped bool) {
+	if p == "" {
+		return
+	}
+	rest := p[1:]
+	for _, s := range pat.segments {
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			j = len(rest)
+		}
+		switch {
+		case s.kind == segWild:
+			r.SetPathValue(s.s, segmentValue(rest[:j], escaped))
+		case s.kind == segMulti && s.s != "":
+			r.SetPathValue(s.s, segmentValue(rest, escaped))
+			return
+		}
+		if j == len(rest) {
+			return
+		}
+		rest = rest[j+1:]
+	}
+}

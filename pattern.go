@@ -1,0 +1,262 @@
+package cairn
+
+// This file parses patterns.
+//
+// A pattern is [METHOD ][HOST]/PATH, exactly as for net/http.ServeMux, plus
+// constrained wildcards. Parsing "GET example.com/repos/{owner}/{n:int}/" yields
+// method "GET", host "example.com" and the segments
+//
+//	literal "repos", wildcard "owner", wildcard "n" (constraint int), multi ""
+//
+// where the final, anonymous multi wildcard comes from the trailing slash. A
+// final "{$}" is kept as the literal segment "/", which is what the last
+// segment of a path that ends in a slash looks like to the matcher.
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// segKind says what a pattern segment matches.
+type segKind uint8
+
+const (
+	segLiteral segKind = iota // exactly the (unescaped) text; "/" stands for {$}
+	segWild                   // one segment, possibly constrained
+	segMulti                  // the rest of the path, possibly empty
+)
+
+// String returns the kind's name, for test failures.
+func (k segKind) String() string {
+	switch k {
+	case segLiteral:
+		return "literal"
+	case segWild:
+		return "wild"
+	case segMulti:
+		return "multi"
+	}
+	return fmt.Sprintf("segKind(%d)", uint8(k))
+}
+
+// A segment is one element of a pattern's path.
+type segment struct {
+	kind segKind
+	s    string      // the unescaped literal, or the wildcard name ("" for a trailing slash)
+	con  *constraint // for a constrained wildcard; nil otherwise
+}
+
+// A pattern is a parsed pattern string.
+type pattern struct {
+	str      string // the pattern as registered, as it appears in r.Pattern
+	method   string // "" matches every method
+	host     string // "" matches every host
+	segments []segment
+	loc      string // file:line of the registration, for conflict messages
+}
+
+// String returns the pattern as it was registered.
+func (p *pattern) String() string { return p.str }
+
+// lastSegment returns the final segment of p's path.
+func (p *pattern) lastSegment() segment { return p.segments[len(p.segments)-1] }
+
+// wildcards reports the number of named wildcards in p.
+func (p *pattern) wildcards() int {
+	n := 0
+	for _, s := range p.segments {
+		if s.kind != segLiteral && s.s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// A PatternError reports a pattern that cannot be registered because it is
+// malformed. Offset is the byte offset in Pattern where the problem was found.
+type PatternError struct {
+	Pattern string
+	Offset  int
+	Reason  string
+}
+
+// Error implements the error interface.
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("cairn: parsing %q: at offset %d: %s", e.Pattern, e.Offset, e.Reason)
+}
+
+// constraintLookup resolves a constraint expression to a constraint.
+type constraintLookup func(expr string) (*constraint, error)
+
+// parsePattern parses s. Constraint expressions are resolved with lookup.
+//
+// The rules are those of net/http.ServeMux, with one addition: a wildcard may
+// be written {name:constraint}, where constraint is a defined constraint name
+// or a regular expression that may contain balanced braces but no '/'.
+func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
+	if s == "" {
+		return nil, &PatternError{Pattern: s, Reason: "empty pattern"}
+	}
+	off := 0
+	fail := func(format string, args ...any) (*pattern, error) {
+		return nil, &PatternError{Pattern: s, Offset: off, Reason: fmt.Sprintf(format, args...)}
+	}
+
+	method, rest := "", s
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		method, rest = s[:i], strings.TrimLeft(s[i+1:], " \t")
+		off = len(s) - len(rest)
+		if !isToken(method) {
+			off = 0
+			return fail("invalid method %q", method)
+		}
+	}
+	p := &pattern{str: s, method: method}
+
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return fail("host/path missing /")
+	}
+	p.host, rest = rest[:i], rest[i:]
+	if j := strings.IndexByte(p.host, '{'); j >= 0 {
+		off += j
+		return fail("host contains '{' (missing initial '/'?)")
+	}
+	off += i
+
+	// Paths are cleaned before matching, so an unclean path can only ever
+	// match CONNECT requests, which are not cleaned.
+	if method != "" && method != "CONNECT" && rest != cleanPath(rest) {
+		return fail("non-CONNECT pattern with unclean path can never match")
+	}
+
+	seen := map[string]bool{}
+	for len(rest) > 0 {
+		// Invariant: rest[0] == '/'.
+		rest = rest[1:]
+		off = len(s) - len(rest)
+		if rest == "" {
+			p.segments = append(p.segments, segment{kind: segMulti})
+			break
+		}
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			i = len(rest)
+		}
+		var seg string
+		seg, rest = rest[:i], rest[i:]
+		if j := strings.IndexByte(seg, '{'); j < 0 {
+			p.segments = append(p.segments, segment{kind: segLiteral, s: pathUnescape(seg)})
+			continue
+		} else if j != 0 {
+			off += j
+			return fail("bad wildcard segment (must start with '{')")
+		}
+		end, ok := closingBrace(seg)
+		if !ok {
+			if strings.IndexByte(rest, '}') >= 0 && strings.Count(seg, "{") > strings.Count(seg, "}") {
+				return fail("bad wildcard segment (a constraint may not contain '/')")
+			}
+			return fail("bad wildcard segment (unbalanced braces)")
+		}
+		if end != len(seg)-1 {
+			off += end + 1
+			return fail("bad wildcard segment (must end with '}')")
+		}
+		body := seg[1:end]
+		if body == "$" {
+			if rest != "" {
+				return fail("{$} not at end")
+			}
+			p.segments = append(p.segments, segment{kind: segLiteral, s: "/"})
+			break
+		}
+		name, expr, constrained := strings.Cut(body, ":")
+		name, multi := strings.CutSuffix(name, "...")
+		if multi && rest != "" {
+			return fail("{...} wildcard not at end")
+		}
+		if name == "" {
+			return fail("empty wildcard")
+		}
+		if !isValidWildcardName(name) {
+			return fail("bad wildcard name %q", name)
+		}
+		if seen[name] {
+			return fail("duplicate wildcard name %q", name)
+		}
+		seen[name] = true
+		sg := segment{kind: segWild, s: name}
+		if multi {
+			sg.kind = segMulti
+		}
+		if constrained {
+			off += len(name) + 2
+			if multi {
+				return fail("a {name...} wildcard cannot have a constraint")
+			}
+			if expr == "" {
+				return fail("empty constraint for wildcard %q", name)
+			}
+			c, err := lookup(expr)
+			if err != nil {
+				return fail("wildcard %q: %v", name, err)
+			}
+			sg.con = c
+		}
+		p.segments = append(p.segments, sg)
+	}
+	return p, nil
+}
+
+// closingBrace returns the index of the '}' that closes the '{' at seg[0],
+// counting nested braces, and whether there is one.
+func closingBrace(seg string) (int, bool) {
+	depth := 0
+	for i := 0; i < len(seg); i++ {
+		switch seg[i] {
+		case '\\':
+			i++ // an escaped character in a regexp, such as \{
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// isValidWildcardName reports whether s is a Go identifier.
+func isValidWildcardName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !unicode.IsLetter(c) && c != '_' && (i == 0 || !unicode.IsDigit(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isToken reports whether s is an HTTP token (RFC 9110, section 5.6.2), the
+// syntax of a method.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,371 @@
+package cairn
+
+// This file holds the routing tree: one per host, keyed by path segments.
+//
+// Every node stands for a sequence of pattern segments. Its children are
+// literal segments, constrained wildcards (in registration order), one
+// unconstrained wildcard and one multi wildcard; the routes whose patterns end
+// at a node are stored there, at most one per method. Given the patterns
+// "GET /a/b", "POST /a/{x}" and "/a/", the tree is
+//
+//	/ -> "a" -> "b"        GET /a/b
+//	          -> {x}        POST /a/{x}
+//	          -> {...}      /a/
+//
+// A lookup walks the path segment by segment, trying literal children first,
+// then constrained wildcards, then the plain wildcard, then the multi, and
+// stops at the first node that ends the path and holds a route for the
+// request's method. For "POST /a/b" it tries "b" (which has only GET), backs
+// up to {x}, and answers POST /a/{x}. Because conflicting patterns are
+// rejected at registration, this first match is the most specific pattern
+// that matches, as net/http.ServeMux would choose.
+//
+// Invariant: a lookup visits each node at most once (a node is reached only
+// from its one parent, which tries each child once), so its cost is bounded
+// by the size of the tree whatever the pattern set, and its recursion depth
+// by the length of the longest pattern, whatever the path.
+//
+// Registration builds the mutable tree of [node]s under the router's lock.
+// Lookups never see it: they use an immutable compiled copy made of
+// [lookupNode]s, published atomically (see table.go).
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// A route is a registered pattern and its handler.
+type route struct {
+	pat     *pattern
+	handler http.Handler
+}
+
+// node is a node of the registration tree.
+type node struct {
+	lits   map[string]*node // literal children, by unescaped segment; "/" is {$}
+	cons   []*node          // constrained wildcard children, in registration order
+	con    *constraint      // the constraint of this node, for a child in cons
+	wild   *node            // the unconstrained wildcard child
+	multi  *node            // the multi wildcard child
+	routes []*route         // the routes that end here, at most one per method
+}
+
+// insert adds rt to the tree rooted at n.
+func (n *node) insert(rt *route) {
+	for _, s := range rt.pat.segments {
+		n = n.child(s)
+	}
+	n.routes = append(n.routes, rt)
+}
+
+// child returns the child of n for s, creating it if needed.
+func (n *node) child(s segment) *node {
+	switch {
+	case s.kind == segLiteral:
+		if c := n.lits[s.s]; c != nil {
+			return c
+		}
+		if n.lits == nil {
+			n.lits = map[string]*node{}
+		}
+		c := &node{}
+		n.lits[s.s] = c
+		return c
+	case s.kind == segMulti:
+		if n.multi == nil {
+			n.multi = &node{}
+		}
+		return n.multi
+	case s.con == nil:
+		if n.wild == nil {
+			n.wild = &node{}
+		}
+		return n.wild
+	}
+	for _, c := range n.cons {
+		if c.con.key == s.con.key {
+			return c
+		}
+	}
+	c := &node{con: s.con}
+	n.cons = append(n.cons, c)
+	return c
+}
+
+// eachOverlapping calls f for every route under n whose path might match a
+// path that segs also matches. It is the candidate set for conflict checks:
+// a superset of the routes that overlap segs, usually a small one.
+func (n *node) eachOverlapping(segs []segment, f func(*route)) {
+	if n == nil {
+		return
+	}
+	if len(segs) == 0 {
+		for _, rt := range n.routes {
+			f(rt)
+		}
+		return
+	}
+	s, rest := segs[0], segs[1:]
+	if s.kind == segMulti {
+		n.each(f)
+		return
+	}
+	if s.kind == segLiteral {
+		n.lits[s.s].eachOverlapping(rest, f)
+	} else {
+		for _, c := range n.lits {
+			c.eachOverlapping(rest, f)
+		}
+	}
+	for _, c := range n.cons {
+		c.eachOverlapping(rest, f)
+	}
+	n.wild.eachOverlapping(rest, f)
+	if n.multi != nil {
+		for _, rt := range n.multi.routes {
+			f(rt)
+		}
+	}
+}
+
+// each calls f for every route in the tree rooted at n.
+func (n *node) each(f func(*route)) {
+	if n == nil {
+		return
+	}
+	for _, rt := range n.routes {
+		f(rt)
+	}
+	for _, k := range sortedKeys(n.lits) {
+		n.lits[k].each(f)
+	}
+	for _, c := range n.cons {
+		c.each(f)
+	}
+	n.wild.each(f)
+	n.multi.each(f)
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// lookupNode is a node of the compiled tree that lookups walk. It mirrors a
+// [node] and is never modified once published.
+type lookupNode struct {
+	// Optimization: small sets of literal children are scanned (a length
+	// check and a memory compare per key); large ones use a map.
+	litKeys  []string
+	litNodes []*lookupNode
+	litMap   map[string]*lookupNode
+
+	cons  []*lookupNode
+	con   *constraint
+	wild  *lookupNode
+	multi *lookupNode
+	leaf  *leaf // nil if no route ends here
+}
+
+// maxScannedLiterals is the number of literal children above which a
+// lookupNode uses a map instead of scanning.
+const maxScannedLiterals = 8
+
+// A leaf holds the routes that end at a node, by method.
+type leaf struct {
+	methods []string // explicit methods, sorted
+	routes  []*route // routes[i] is the route for methods[i]
+	get     *route   // the GET route, which also answers HEAD
+	any     *route   // the method-less route
+	mask    methodSet
+}
+
+// route returns the route of l for method, or nil: the route with exactly
+// that method, else the GET route for HEAD, else the method-less route.
+func (l *leaf) route(method string) *route {
+	for i, m := range l.methods {
+		if m == method {
+			return l.routes[i]
+		}
+	}
+	if method == http.MethodHead && l.get != nil {
+		return l.get
+	}
+	return l.any
+}
+
+// A compiler turns a registration tree into a lookup tree.
+type compiler struct {
+	methods *methodIndex
+	static  map[string]*leaf // leaves of all-literal patterns, by path
+}
+
+// compile returns the lookup form of n. If literal is set, every segment on
+// the way to n is a literal without a '/' ({$} only at the end) and key is
+// the path that leads to n; such leaves also go into c.static.
+func (c *compiler) compile(n *node, key string, literal bool) *lookupNode {
+	if n == nil {
+		return nil
+	}
+	ln := &lookupNode{con: n.con}
+	keys := sortedKeys(n.lits)
+	if len(keys) > maxScannedLiterals {
+		ln.litMap = make(map[string]*lookupNode, len(keys))
+	}
+	for _, k := range keys {
+		childKey, childLiteral := "", false
+		switch {
+		case !literal:
+		case k == "/":
+			childKey, childLiteral = key+"/", true
+		case strings.IndexByte(k, '/') < 0:
+			childKey, childLiteral = key+"/"+k, true
+		}
+		child := c.compile(n.lits[k], childKey, childLiteral)
+		if ln.litMap != nil {
+			ln.litMap[k] = child
+		} else {
+			ln.litKeys = append(ln.litKeys, k)
+			ln.litNodes = append(ln.litNodes, child)
+		}
+	}
+	for _, cn := range n.cons {
+		ln.cons = append(ln.cons, c.compile(cn, "", false))
+	}
+	ln.wild = c.compile(n.wild, "", false)
+	ln.multi = c.compile(n.multi, "", false)
+	if len(n.routes) > 0 {
+		ln.leaf = compileLeaf(n.routes, c.methods)
+		if literal {
+			c.static[key] = ln.leaf
+		}
+	}
+	return ln
+}
+
+// compileLeaf builds the leaf for routes, which share their path shape.
+func compileLeaf(routes []*route, mi *methodIndex) *leaf {
+	l := &leaf{}
+	sorted := slices.Clone(routes)
+	slices.SortFunc(sorted, func(a, b *route) int { return strings.Compare(a.pat.method, b.pat.method) })
+	for _, rt := range sorted {
+		switch m := rt.pat.method; m {
+		case "":
+			l.any = rt
+		default:
+			if m == http.MethodGet {
+				l.get = rt
+			}
+			l.methods = append(l.methods, m)
+			l.routes = append(l.routes, rt)
+			l.mask = l.mask.with(mi.bit(m))
+		}
+	}
+	return l
+}
+
+// child returns the literal child of n for the unescaped segment seg.
+func (n *lookupNode) child(seg string) *lookupNode {
+	if n.litMap != nil {
+		return n.litMap[seg]
+	}
+	for i, k := range n.litKeys {
+		if k == seg {
+			return n.litNodes[i]
+		}
+	}
+	return nil
+}
+
+// A query is what a lookup needs besides the path.
+type query struct {
+	method  string
+	escaped bool // path segments must be unescaped before use
+	steps   int  // nodes visited, to check the cost bound in tests
+}
+
+// lookup returns the first route, in precedence order, that matches the path
+// p (followed by one more "/" if slash is set) and q's method, or nil.
+//
+// Allocation: none, unless q.escaped is set and a segment that must be
+// compared holds a percent-escape.
+func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
+	q.steps++
+	if p == "" {
+		if !slash {
+			if n.leaf == nil {
+				return nil
+			}
+			return n.leaf.route(q.method)
+		}
+		p, slash = "/", false
+	}
+	seg, rest := nextSegment(p)
+	if q.escaped {
+		seg = pathUnescape(seg)
+	}
+	if c := n.child(seg); c != nil {
+		if rt := c.lookup(rest, slash, q); rt != nil {
+			return rt
+		}
+	}
+	// A single wildcard never matches the trailing slash.
+	if seg != "/" {
+		for _, c := range n.cons {
+			if c.con.match(seg) {
+				if rt := c.lookup(rest, slash, q); rt != nil {
+					return rt
+				}
+			}
+		}
+		if n.wild != nil {
+			if rt := n.wild.lookup(rest, slash, q); rt != nil {
+				return rt
+			}
+		}
+	}
+	if n.multi != nil && n.multi.leaf != nil {
+		return n.multi.leaf.route(q.method)
+	}
+	return nil
+}
+
+// allowed adds to acc the methods of every route, whatever its method, that
+// matches the path p (followed by "/" if slash is set).
+func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet) {
+	if p == "" {
+		if !slash {
+			if n.leaf != nil {
+				acc.add(n.leaf)
+			}
+			return
+		}
+		p, slash = "/", false
+	}
+	seg, rest := nextSegment(p)
+	if escaped {
+		seg = pathUnescape(seg)
+	}
+	if c := n.child(seg); c != nil {
+		c.allowed(rest, slash, escaped, acc)
+	}
+	if seg != "/" {
+		for _, c := range n.cons {
+			if c.con.match(seg) {
+				c.allowed(rest, slash, escaped, acc)
+			}
+		}
+		if n.wild != nil {
+			n.wild.allowed(rest, slash, escaped, acc)
+		}
+	}
+	if n.multi != nil && n.multi.leaf != nil {
+		acc.add(n.multi.leaf)
+	}
+}
