@@ -107,7 +107,8 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 	if i := strings.IndexAny(s, " \t"); i >= 0 {
 		method, rest = s[:i], strings.TrimLeft(s[i+1:], " \t")
 		off = len(s) - len(rest)
-		if !isToken(method) {
+		// As with ServeMux, leading blanks leave the method empty.
+		if method != "" && !isToken(method) {
 			off = 0
 			return fail("invalid method %q", method)
 		}
@@ -192,7 +193,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 			sg.kind = segMulti
 		}
 		if constrained {
-			off += len(name) + 2
+			off += strings.IndexByte(body, ':') + 2
 			if multi {
 				return fail("a {name...} wildcard cannot have a constraint")
 			}

@@ -1,0 +1,248 @@
+package cairn
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// builtinLookup resolves constraints as a new Router does.
+func builtinLookup(expr string) (*constraint, error) {
+	var cs constraintSet
+	return cs.lookup(expr)
+}
+
+// describeSegments renders segments for comparison in tests.
+func describeSegments(segs []segment) string {
+	var parts []string
+	for _, s := range segs {
+		d := fmt.Sprintf("%s(%q)", s.kind, s.s)
+		if s.con != nil {
+			d += ":" + s.con.key
+		}
+		parts = append(parts, d)
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestParsePattern(t *testing.T) {
+	for _, tt := range []struct {
+		in, method, host, segs string
+	}{
+		{"/", "", "", `multi("")`},
+		{"/a", "", "", `literal("a")`},
+		{"/a/", "", "", `literal("a") multi("")`},
+		{"GET /a/{x}", "GET", "", `literal("a") wild("x")`},
+		{"POST \t example.com/a/{x...}", "POST", "example.com", `literal("a") multi("x")`},
+		{"/a/{$}", "", "", `literal("a") literal("/")`},
+		{"/%61/b%2Fc", "", "", `literal("a") literal("b/c")`},
+		{"/{id:uuid}", "", "", `wild("id"):uuid`},
+		{"/{n:int}/{h:hex}", "", "", `wild("n"):int wild("h"):hex`},
+		{"/c/{code:[A-Z]{3}}", "", "", `literal("c") wild("code"):regexp:[A-Z]{3}`},
+		{"/c/{code:a\\{1\\}}", "", "", `literal("c") wild("code"):regexp:a\{1\}`},
+		{"/a}", "", "", `literal("a}")`},
+		{"/a//b", "", "", `literal("a") literal("") literal("b")`},
+		{"CONNECT /a/../b", "CONNECT", "", `literal("a") literal("..") literal("b")`},
+		{"/{ünicode}", "", "", `wild("ünicode")`},
+	} {
+		p, err := parsePattern(tt.in, builtinLookup)
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		if p.method != tt.method || p.host != tt.host || describeSegments(p.segments) != tt.segs {
+			t.Errorf("%q: got method %q host %q segments %s, want %q %q %s", tt.in, p.method, p.host, describeSegments(p.segments), tt.method, tt.host, tt.segs)
+		}
+	}
+}
+
+func TestParsePatternErrors(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		offset  int
+		contain string
+	}{
+		{"", 0, "empty pattern"},
+		{"a", 0, "missing /"},
+		{"GET", 0, "missing /"},
+		{"G@T /", 0, "invalid method"},
+		{"example{.com/", 7, "host contains '{'"},
+		{"GET /a/../b", 4, "unclean path"},
+		{"/a{x}", 2, "must start with '{'"},
+		{"/{x}a", 4, "must end with '}'"},
+		{"/{x", 1, "unbalanced braces"},
+		{"/{x:[a-z]{2}", 1, "unbalanced braces"},
+		{"/{x:a/b}", 1, "may not contain '/'"},
+		{"/{}", 1, "empty wildcard"},
+		{"/{...}", 1, "empty wildcard"},
+		{"/{1x}", 1, "bad wildcard name"},
+		{"/{x}/{x}", 5, `duplicate wildcard name "x"`},
+		{"/{x...}/a", 1, "not at end"},
+		{"/{$}/a", 1, "{$} not at end"},
+		{"/{x:}", 4, "empty constraint"},
+		{"/{x:nosuch}", 4, `unknown constraint "nosuch"`},
+		{"/{x:[a-z}", 4, "invalid regexp"},
+		{"/{x...:int}", 7, "cannot have a constraint"},
+	} {
+		_, err := parsePattern(tt.in, builtinLookup)
+		var perr *PatternError
+		if !errors.As(err, &perr) {
+			t.Errorf("%q: got error %v, want a *PatternError", tt.in, err)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "cairn: ") || !strings.Contains(msg, tt.contain) || perr.Offset != tt.offset {
+			t.Errorf("%q: got %q (offset %d), want offset %d and %q", tt.in, msg, perr.Offset, tt.offset, tt.contain)
+		}
+	}
+}
+
+func TestConstraints(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		match     []string
+		noMatch   []string
+	}{
+		{"int", []string{"0", "42", "-7", "007"}, []string{"", "-", "+1", "1.5", "1a", "٣"}},
+		{"uint", []string{"0", "42"}, []string{"", "-1", "x"}},
+		{"hex", []string{"0", "deadBEEF"}, []string{"", "0x1", "g"}},
+		{"alpha", []string{"a", "Zed"}, []string{"", "a1", "é", "a-b"}},
+		{"alnum", []string{"a1", "Z9z"}, []string{"", "a_1", "-"}},
+		{"uuid", []string{"123e4567-e89b-12d3-a456-426614174000", "ABCDEFAB-CDEF-ABCD-EFAB-CDEFABCDEFAB"}, []string{"", "123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g", "123e4567-e89b-12d3-a456-4266141740000"}},
+		{"ipv4", []string{"0.0.0.0", "127.0.0.1", "255.255.255.255", "10.200.3.99"}, []string{"", "256.0.0.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1..2.3", "1.2.3.4.", "a.b.c.d", "1.2.3.1000"}},
+		{"[A-Z]{3}", []string{"ABC"}, []string{"AB", "ABCD", "abc"}},
+		{"a|b", []string{"a", "b"}, []string{"ab", ""}},
+	} {
+		c, err := builtinLookup(tt.name)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.name, err)
+		}
+		for _, s := range tt.match {
+			if !c.match(s) {
+				t.Errorf("%s: %q: got false, want true", tt.name, s)
+			}
+		}
+		for _, s := range tt.noMatch {
+			if c.match(s) {
+				t.Errorf("%s: %q: got true, want false", tt.name, s)
+			}
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	for _, tt := range []struct {
+		p1, p2 string
+		want   relationship
+	}{
+		{"/a", "/a", equivalent},
+		{"/a", "/b", disjoint},
+		{"/{x}", "/a", moreGeneral},
+		{"/{x}", "/{y}", equivalent},
+		{"/a/{x}", "/{y}/b", overlaps},
+		{"/", "/a/b", moreGeneral},
+		{"/a/{$}", "/a/{x}", disjoint},
+		{"/a/{$}", "/a/", moreSpecific},
+		{"/{n:int}", "/{x}", moreSpecific},
+		{"/{n:int}", "/42", moreGeneral},
+		{"/{n:int}", "/abc", disjoint},
+		{"/{n:int}", "/{m:int}", equivalent},
+		{"/{n:int}", "/{h:hex}", disjoint},
+		{"/{n:int}/{x}", "/{y}/b", overlaps},
+		{"GET /a", "/a", moreSpecific},
+		{"GET /a", "HEAD /a", moreGeneral},
+		{"GET /a", "POST /a", disjoint},
+		{"GET /{x}", "/a", overlaps},
+	} {
+		p1, err1 := parsePattern(tt.p1, builtinLookup)
+		p2, err2 := parsePattern(tt.p2, builtinLookup)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		got := combine(compareMethods(p1.method, p2.method), p1.comparePaths(p2))
+		if got != tt.want {
+			t.Errorf("%q vs %q: got %s, want %s", tt.p1, tt.p2, got, tt.want)
+		}
+		// The relationship is antisymmetric, so conflict detection is symmetric.
+		back := combine(compareMethods(p2.method, p1.method), p2.comparePaths(p1))
+		if back != got.inverse() {
+			t.Errorf("%q vs %q: got %s one way and %s the other", tt.p1, tt.p2, got, back)
+		}
+		if p1.conflictsWith(p2) != p2.conflictsWith(p1) {
+			t.Errorf("%q vs %q: conflict is not symmetric", tt.p1, tt.p2)
+		}
+	}
+}
+
+func TestCleanPath(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", "/"},
+		{"a", "/a"},
+		{"/", "/"},
+		{"//", "/"},
+		{"/a/./b/", "/a/b/"},
+		{"/a/../b", "/b"},
+		{"/a//b", "/a/b"},
+		{"/a/b/..", "/a"},
+		{"/..", "/"},
+		{"/a/.", "/a"},
+		{"/a/b/", "/a/b/"},
+	} {
+		if got := cleanPath(tt.in); got != tt.want {
+			t.Errorf("cleanPath(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if isClean(tt.in) != (tt.in == tt.want) {
+			t.Errorf("isClean(%q) = %v, want %v", tt.in, isClean(tt.in), tt.in == tt.want)
+		}
+	}
+}
+
+// FuzzParsePattern checks that parsing never panics and that every error is
+// a *PatternError whose message starts with "cairn:" and whose offset lies
+// within the pattern.
+func FuzzParsePattern(f *testing.F) {
+	for _, s := range []string{"/", "GET /a/{x}", "h.com/{x...}", "/{$}", "/{n:int}", "/{c:[A-Z]{3}}", "/{", "/{x:[}", "/{x}/{x}", "GET /../a", "/{a:\\}}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := parsePattern(s, builtinLookup)
+		if err != nil {
+			var perr *PatternError
+			if !errors.As(err, &perr) || !strings.HasPrefix(err.Error(), "cairn: ") {
+				t.Fatalf("%q: error %v is not a cairn PatternError", s, err)
+			}
+			if perr.Offset < 0 || perr.Offset > len(s) {
+				t.Fatalf("%q: offset %d out of range", s, perr.Offset)
+			}
+			return
+		}
+		if len(p.segments) == 0 {
+			t.Fatalf("%q: parsed with no segments", s)
+		}
+		for i, seg := range p.segments {
+			if seg.kind == segMulti && i != len(p.segments)-1 {
+				t.Fatalf("%q: multi wildcard at %d of %d", s, i, len(p.segments))
+			}
+		}
+	})
+}
+
+// FuzzCleanPath checks that cleaning is idempotent and agrees with isClean.
+func FuzzCleanPath(f *testing.F) {
+	for _, s := range []string{"", "/", "//a", "/a/./b/../c/", "a/b", "/..", "/a/b/."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := cleanPath(s)
+		if cc := cleanPath(c); cc != c {
+			t.Fatalf("cleanPath(%q) = %q, but cleanPath(%q) = %q", s, c, c, cc)
+		}
+		if !isClean(c) {
+			t.Fatalf("isClean(cleanPath(%q) = %q) = false", s, c)
+		}
+		if isClean(s) != (c == s) {
+			t.Fatalf("isClean(%q) = %v, but cleanPath gives %q", s, isClean(s), c)
+		}
+	})
+}
