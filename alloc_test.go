@@ -13,9 +13,9 @@ import (
 // allocation counts measure the router alone.
 type discardWriter struct{ h http.Header }
 
-func (w *discardWriter) Header() http.Header       { return w.h }
+func (w *discardWriter) Header() http.Header         { return w.h }
 func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
-func (w *discardWriter) WriteHeader(int)           {}
+func (w *discardWriter) WriteHeader(int)             {}
 
 // paramPattern returns a pattern and a matching path with n wildcards.
 func paramPattern(n int) (pattern, path string) {

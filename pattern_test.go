@@ -100,9 +100,9 @@ func TestParsePatternErrors(t *testing.T) {
 
 func TestConstraints(t *testing.T) {
 	for _, tt := range []struct {
-		name      string
-		match     []string
-		noMatch   []string
+		name    string
+		match   []string
+		noMatch []string
 	}{
 		{"int", []string{"0", "42", "-7", "007"}, []string{"", "-", "+1", "1.5", "1a", "٣"}},
 		{"uint", []string{"0", "42"}, []string{"", "-1", "x"}},
