@@ -1,0 +1,108 @@
+// Package cairn is an HTTP request router: a superset of the patterns of
+// [net/http.ServeMux] (Go 1.22 and later), with constrained wildcards, that
+// finds routes without allocating.
+//
+// A [Router] is an [http.Handler]. Register handlers with [Router.Handle] or
+// [Router.HandleFunc]; read path parameters with [Param] or, as with
+// ServeMux, [http.Request.PathValue].
+//
+//	r := cairn.New()
+//	r.HandleFunc("GET /repos/{owner}/{repo}", func(w http.ResponseWriter, req *http.Request) {
+//		fmt.Fprintln(w, cairn.Param(req, "owner"), cairn.Param(req, "repo"))
+//	})
+//	r.HandleFunc("GET /users/{id:int}", showUser)
+//	http.ListenAndServe("127.0.0.1:8080", r)
+//
+// # Patterns
+//
+// A pattern is [METHOD ][HOST]/[PATH], exactly as for ServeMux:
+//
+//   - METHOD, if present, is followed by one or more spaces or tabs. A
+//     pattern with no method matches every method; a GET pattern also
+//     matches HEAD requests.
+//   - HOST, if present, must equal the request's host (its port stripped).
+//   - PATH is made of segments separated by '/'. A literal segment matches
+//     itself after unescaping, so "/%61" matches "/a".
+//   - {name} matches one whole segment, {name...} the rest of the path
+//     (it must be last, and may match the empty string), and {$} only the
+//     end of a path that ends in a slash: "/a/{$}" matches "/a/" and nothing
+//     below it.
+//   - A pattern that ends in a slash, such as "/static/", matches the whole
+//     subtree, like an anonymous {name...}.
+//   - Names are Go identifiers, distinct within a pattern.
+//
+// cairn adds constrained wildcards, {name:constraint}, which match one
+// segment that satisfies the constraint. The constraint is either the name
+// of a constraint or a regular expression (package regexp syntax) that must
+// match the whole unescaped segment, such as {code:[A-Z]{3}}. A regular
+// expression may hold balanced braces but not '/'. An identifier that names
+// no constraint is an error rather than a regular expression, so a misspelt
+// name cannot silently match only itself; write (?:word) for that. The
+// built-in constraints are byte loops, not regular expressions:
+//
+//	int    an optional '-' and one or more ASCII digits
+//	uint   one or more ASCII digits
+//	hex    one or more hexadecimal digits, either case
+//	alpha  one or more ASCII letters
+//	alnum  one or more ASCII letters or digits
+//	uuid   8-4-4-4-12 hexadecimal digits and '-', either case, any version
+//	ipv4   four decimal numbers 0-255 separated by '.', no leading zeros
+//
+// [Router.DefineConstraint] and [Router.DefineRegexp] add named constraints
+// to a router, from a function or a regular expression. There is no range
+// check: "int" accepts 99999999999999999999; parse the value in the handler.
+//
+// # Precedence
+//
+// When several patterns match a request, the most specific wins, as with
+// ServeMux: a pattern with a host beats one without; otherwise a pattern
+// wins if it matches a strict subset of the requests (method and path) that
+// the other matches. So "/images/thumbnails/" beats "/images/", "GET /a"
+// beats "/a", and "/a/{$}" beats "/a/". Constraints fit in between: a
+// literal segment is more specific than a constrained wildcard at the same
+// position, which is more specific than a plain wildcard. Wildcards with
+// different constraints at the same position are tried in the order they
+// were registered: with "/{n:int}" registered before "/{h:hex}", "/42" goes
+// to the first and "/ff" to the second.
+//
+// Two patterns conflict if a request matches both and neither is more
+// specific, as "/a/{x}" and "/{y}/b" (both match "/a/b"), or "GET /{x}" and
+// "/a". Registering a pattern that conflicts with one already registered,
+// or the same pattern twice, panics with a [*ConflictError] that names
+// both patterns, where each was registered, and a path that both match.
+// An invalid pattern panics with a [*PatternError] that says where it is
+// invalid and why.
+//
+// # Requests
+//
+// The router answers as ServeMux does: a request whose path is not clean
+// (with "//", "." or ".." segments) is redirected to the clean path; a
+// request for "/tree" when only "/tree/" matches is redirected to "/tree/";
+// both with 307, so the method and body are kept. The path is split at '/'
+// before unescaping, so "%2F" stays inside a segment, and every value is
+// unescaped. A request that no pattern matches gets 404, or 405 with an
+// Allow header if patterns match its path with other methods. CONNECT
+// requests are matched with their path as it is and their host with its
+// port.
+//
+// Before calling the handler, the router sets req.Pattern to the matched
+// pattern and, unless [Router.PopulatePathValues] turned it off, stores the
+// wildcards for [http.Request.PathValue].
+//
+// # Allocations
+//
+// With path values off, serving a request allocates nothing in the router
+// for static routes, routes with any number of wildcards, constrained
+// wildcards, host patterns, 404 and 405 (after the first 405 for a given
+// set of methods), and [Param] allocates nothing. The exceptions are paths
+// with percent-escapes that differ from the default encoding (those for
+// which the request's URL.RawPath is set), whose values are unescaped into
+// new strings, and the redirects. With path values on (the default),
+// [http.Request.SetPathValue] keeps the values in a map, which costs two
+// allocations for up to eight values.
+//
+// Lookups take no lock. Routes may be registered while the router serves;
+// each such registration rebuilds the lookup tables, in time linear in the
+// number of routes. Registrations made before the first request are
+// compiled once, by that request.
+package cairn
