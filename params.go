@@ -44,37 +44,35 @@ func Param(r *http.Request, name string) string {
 // wildcardIndex returns the index of the path segment of pattern that is the
 // wildcard name, and whether it is a {name...} wildcard; the index is -1 if
 // there is none. The pattern is assumed valid.
+//
+// Optimization: the name is found by substring search, and its segment
+// index by counting the slashes before it; neither a method nor a host nor
+// a constraint may contain a '/', so the path starts at the first one and
+// every later one separates segments.
 func wildcardIndex(pattern, name string) (int, bool) {
-	if name == "" {
+	start := strings.IndexByte(pattern, '/')
+	if start < 0 || name == "" {
 		return -1, false
 	}
-	// The path is what follows the first '/': neither a method nor a host
-	// may contain one.
-	i := strings.IndexByte(pattern, '/')
-	if i < 0 {
-		return -1, false
-	}
-	p := pattern[i+1:]
-	for idx := 0; p != ""; idx++ {
-		j := strings.IndexByte(p, '/')
-		if j < 0 {
-			j = len(p)
+	for p := pattern[start:]; ; {
+		i := strings.Index(p, name)
+		if i < 0 {
+			return -1, false
 		}
-		seg := p[:j]
-		if len(seg) > len(name)+1 && seg[0] == '{' && seg[1:1+len(name)] == name {
-			switch rest := seg[1+len(name):]; {
-			case rest == "}" || rest[0] == ':':
-				return idx, false
-			case rest == "...}":
-				return idx, true
+		rest := p[i+len(name):]
+		// A wildcard is a whole segment: its '{' follows a '/'.
+		if i >= 2 && p[i-2] == '/' && p[i-1] == '{' && rest != "" {
+			switch rest[0] {
+			case '}', ':':
+				return strings.Count(pattern[start:len(pattern)-len(p)+i], "/") - 1, false
+			case '.':
+				if strings.HasPrefix(rest, "...}") {
+					return strings.Count(pattern[start:len(pattern)-len(p)+i], "/") - 1, true
+				}
 			}
 		}
-		if j == len(p) {
-			break
-		}
-		p = p[j+1:]
+		p = p[i+1:]
 	}
-	return -1, false
 }
 
 // segmentAt returns the raw segment at index idx of path p, or with multi

@@ -32,30 +32,29 @@ func cleanPath(p string) string {
 }
 
 // isClean reports whether cleanPath(p) == p, without allocating.
+//
+// Optimization: a path is clean when it is rooted and holds neither "//"
+// nor "/." (two fast substring searches); only a path with "/." needs a
+// closer look, since "/.well-known" is clean but "/a/./b" is not.
 func isClean(p string) bool {
-	if p == "" || p[0] != '/' {
+	if p == "" || p[0] != '/' || strings.Contains(p, "//") {
 		return false
 	}
-	// Look at every segment but the first "/" prefix.
-	for i := 1; i <= len(p); {
-		j := strings.IndexByte(p[i:], '/')
-		if j < 0 {
-			j = len(p) - i
+	for {
+		i := strings.Index(p, "/.")
+		if i < 0 {
+			return true
 		}
-		seg := p[i : i+j]
-		last := i+j == len(p)
-		switch seg {
-		case "":
-			// An empty segment is allowed only as the very end ("/" or "/a/").
-			if !last {
-				return false
-			}
-		case ".", "..":
+		// p[i+1:] starts with '.': unclean if the segment is "." or "..".
+		seg := p[i+1:]
+		if j := strings.IndexByte(seg, '/'); j >= 0 {
+			seg = seg[:j]
+		}
+		if seg == "." || seg == ".." {
 			return false
 		}
-		i += j + 1
+		p = p[i+1:]
 	}
-	return true
 }
 
 // stripHostPort returns h without any trailing ":port".

@@ -246,3 +246,29 @@ func FuzzCleanPath(f *testing.F) {
 		}
 	})
 }
+
+func TestWildcardIndex(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, name string
+		idx           int
+		multi         bool
+	}{
+		{"/a/{x}", "x", 1, false},
+		{"GET example.com/{x}/b", "x", 0, false},
+		{"/{xx}/{x}", "x", 1, false},
+		{"/{x:int}", "x", 0, false},
+		{"/a/{rest...}", "rest", 1, true},
+		{"/x/{y}", "x", -1, false},
+		{"/{c:a{x}}", "x", -1, false},
+		{"/{a}/{b}/{c}", "c", 2, false},
+		{"/{a}", "", -1, false},
+		{"/{a}", "/", -1, false},
+		{"/{a}", "{a}", -1, false},
+		{"", "a", -1, false},
+	} {
+		idx, multi := wildcardIndex(tt.pattern, tt.name)
+		if idx != tt.idx || multi != tt.multi {
+			t.Errorf("wildcardIndex(%q, %q) = %d, %v, want %d, %v", tt.pattern, tt.name, idx, multi, tt.idx, tt.multi)
+		}
+	}
+}

@@ -133,7 +133,7 @@ func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 	if conflict != nil {
 		return conflict
 	}
-	root.insert(&route{pat: p, handler: h})
+	root.insert(newRoute(p, h))
 	if r.serving.Load() {
 		r.table.Store(compileTable(r.roots))
 	} else {
@@ -294,14 +294,13 @@ func (r *Router) serveConnect(t *table, w http.ResponseWriter, req *http.Request
 // defines it: a multi wildcard that matches a non-empty string makes a
 // match inexact. If slash is set, the path is p followed by "/".
 func (rt *route) exact(p string, slash bool) bool {
-	segs := rt.pat.segments
-	if segs[len(segs)-1].kind != segMulti {
+	if !rt.multi {
 		return true
 	}
 	if slash {
-		return len(segs) == strings.Count(p, "/")+1
+		return rt.nsegs == strings.Count(p, "/")+1
 	}
-	return strings.HasSuffix(p, "/") && len(segs) == strings.Count(p, "/")
+	return strings.HasSuffix(p, "/") && rt.nsegs == strings.Count(p, "/")
 }
 
 // Optimization: the 404 and 405 responses use shared header values, so that

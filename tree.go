@@ -39,6 +39,13 @@ import (
 type route struct {
 	pat     *pattern
 	handler http.Handler
+	multi   bool // pat ends in a multi wildcard
+	nsegs   int  // the number of segments of pat
+}
+
+// newRoute returns the route for p and h.
+func newRoute(p *pattern, h http.Handler) *route {
+	return &route{pat: p, handler: h, multi: p.lastSegment().kind == segMulti, nsegs: len(p.segments)}
 }
 
 // node is a node of the registration tree.
@@ -160,8 +167,12 @@ func sortedKeys[V any](m map[string]V) []string {
 // lookupNode is a node of the compiled tree that lookups walk. It mirrors a
 // [node] and is never modified once published.
 type lookupNode struct {
-	// Optimization: small sets of literal children are scanned (a length
-	// check and a memory compare per key); large ones use a map.
+	// Optimization: literal children are found by their first byte, with
+	// one IndexByte over litFirst, then compared whole; large sets use a
+	// map instead. Invariant: litKeys is sorted, so keys with the same first
+	// byte are adjacent, and litFirst[i] == litKeys[i][0] (0 for the empty
+	// key), litNodes[i] is the child for litKeys[i].
+	litFirst string
 	litKeys  []string
 	litNodes []*lookupNode
 	litMap   map[string]*lookupNode
@@ -175,7 +186,7 @@ type lookupNode struct {
 
 // maxScannedLiterals is the number of literal children above which a
 // lookupNode uses a map instead of scanning.
-const maxScannedLiterals = 8
+const maxScannedLiterals = 64
 
 // A leaf holds the routes that end at a node, by method.
 type leaf struct {
@@ -233,6 +244,7 @@ func (c *compiler) compile(n *node, key string, literal bool) *lookupNode {
 		} else {
 			ln.litKeys = append(ln.litKeys, k)
 			ln.litNodes = append(ln.litNodes, child)
+			ln.litFirst += string(firstByte(k))
 		}
 	}
 	for _, cn := range n.cons {
@@ -270,13 +282,26 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	return l
 }
 
+// firstByte returns the first byte of s, or 0 if s is empty.
+func firstByte(s string) byte {
+	if s == "" {
+		return 0
+	}
+	return s[0]
+}
+
 // child returns the literal child of n for the unescaped segment seg.
 func (n *lookupNode) child(seg string) *lookupNode {
 	if n.litMap != nil {
 		return n.litMap[seg]
 	}
-	for i, k := range n.litKeys {
-		if k == seg {
+	c := firstByte(seg)
+	i := strings.IndexByte(n.litFirst, c)
+	if i < 0 {
+		return nil
+	}
+	for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+		if n.litKeys[i] == seg {
 			return n.litNodes[i]
 		}
 	}

@@ -1,0 +1,280 @@
+package cairn_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cairn-go/cairn"
+)
+
+// served describes how a router answered a request.
+type served struct {
+	code     int
+	pattern  string // the pattern whose handler ran, "" if none
+	values   string // the handler's name=value pairs, via cairn.Param
+	location string
+	allow    string
+}
+
+// serveOnce sends a request for method and target (a path or an absolute URL)
+// to h and reports the answer. The handlers of newTestRouter write the
+// pattern and values in headers.
+func serveOnce(tb testing.TB, h http.Handler, method, target string) served {
+	tb.Helper()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(method, target, nil))
+	return served{
+		code:     w.Code,
+		pattern:  w.Header().Get("X-Pattern"),
+		values:   w.Header().Get("X-Values"),
+		location: w.Header().Get("Location"),
+		allow:    w.Header().Get("Allow"),
+	}
+}
+
+// newTestRouter registers patterns with handlers that report, in response
+// headers, the pattern that matched and the value of every wildcard.
+func newTestRouter(tb testing.TB, patterns ...string) *cairn.Router {
+	tb.Helper()
+	r := cairn.New()
+	for _, p := range patterns {
+		names := patternWildcards(p)
+		r.HandleFunc(p, func(w http.ResponseWriter, req *http.Request) {
+			var vals []string
+			for _, n := range names {
+				vals = append(vals, n+"="+cairn.Param(req, n))
+				if pv := req.PathValue(n); pv != cairn.Param(req, n) {
+					vals = append(vals, "PathValue("+n+")="+pv)
+				}
+			}
+			w.Header().Set("X-Pattern", req.Pattern)
+			w.Header().Set("X-Values", strings.Join(vals, " "))
+		})
+	}
+	return r
+}
+
+// patternWildcards returns the names of the wildcards of pattern p.
+func patternWildcards(p string) []string {
+	var names []string
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, "{") && seg != "{$}" {
+			name := strings.TrimSuffix(strings.TrimPrefix(seg, "{"), "}")
+			name, _, _ = strings.Cut(name, ":")
+			names = append(names, strings.TrimSuffix(name, "..."))
+		}
+	}
+	return names
+}
+
+func TestServe(t *testing.T) {
+	r := newTestRouter(t,
+		"GET /{$}",
+		"GET /static/path",
+		"POST /static/path",
+		"GET /users/{id:int}",
+		"GET /users/{name:alpha}",
+		"GET /users/{other}",
+		"GET /users/me",
+		"/tree/",
+		"GET /tree/{leaf}",
+		"GET /files/{path...}",
+		"GET /a%2Fb/{x}",
+		"GET api.example.com/users/{id}",
+		"GET /static/{uuid:uuid}/{ip:ipv4}",
+		"PUT /static/{ip:ipv4}/{uuid:uuid}",
+		"DELETE /only/delete",
+		"/dir/{x}/",
+		"GET /q/{code:[A-Z]{3}}",
+	)
+	const uuid = "123e4567-e89b-12d3-a456-426614174000"
+	for _, tt := range []struct {
+		method, target string
+		want           served
+	}{
+		{"GET", "/", served{code: 200, pattern: "GET /{$}"}},
+		{"HEAD", "/", served{code: 200, pattern: "GET /{$}"}},
+		{"GET", "/static/path", served{code: 200, pattern: "GET /static/path"}},
+		{"POST", "/static/path", served{code: 200, pattern: "POST /static/path"}},
+		{"PUT", "/static/path", served{code: 405, allow: "GET, HEAD, POST"}},
+		{"GET", "/users/42", served{code: 200, pattern: "GET /users/{id:int}", values: "id=42"}},
+		{"GET", "/users/-42", served{code: 200, pattern: "GET /users/{id:int}", values: "id=-42"}},
+		{"GET", "/users/ann", served{code: 200, pattern: "GET /users/{name:alpha}", values: "name=ann"}},
+		{"GET", "/users/ann42", served{code: 200, pattern: "GET /users/{other}", values: "other=ann42"}},
+		{"GET", "/users/me", served{code: 200, pattern: "GET /users/me"}},
+		{"GET", "/users/%61%62", served{code: 200, pattern: "GET /users/{name:alpha}", values: "name=ab"}},
+		{"GET", "/users/4%2F2", served{code: 200, pattern: "GET /users/{other}", values: "other=4/2"}},
+		{"GET", "http://api.example.com/users/7", served{code: 200, pattern: "GET api.example.com/users/{id}", values: "id=7"}},
+		{"GET", "http://api.example.com:8080/users/x", served{code: 200, pattern: "GET api.example.com/users/{id}", values: "id=x"}},
+		{"GET", "/tree", served{code: 307, location: "/tree/"}},
+		{"GET", "/tree?q=1", served{code: 307, location: "/tree/?q=1"}},
+		{"POST", "/tree/", served{code: 200, pattern: "/tree/"}},
+		{"GET", "/tree/x", served{code: 200, pattern: "GET /tree/{leaf}", values: "leaf=x"}},
+		{"POST", "/tree/x", served{code: 200, pattern: "/tree/"}},
+		{"GET", "/tree/x/y", served{code: 200, pattern: "/tree/"}},
+		{"GET", "/files/", served{code: 200, pattern: "GET /files/{path...}", values: "path="}},
+		{"GET", "/files/a/b%2Fc/d.txt", served{code: 200, pattern: "GET /files/{path...}", values: "path=a/b/c/d.txt"}},
+		{"GET", "/files", served{code: 307, location: "/files/"}},
+		{"GET", "/a%2Fb/c", served{code: 200, pattern: "GET /a%2Fb/{x}", values: "x=c"}},
+		{"GET", "/a/b/c", served{code: 404}},
+		{"GET", "/static/" + uuid + "/10.0.0.1", served{code: 200, pattern: "GET /static/{uuid:uuid}/{ip:ipv4}", values: "uuid=" + uuid + " ip=10.0.0.1"}},
+		{"PUT", "/static/10.0.0.1/" + uuid, served{code: 200, pattern: "PUT /static/{ip:ipv4}/{uuid:uuid}", values: "ip=10.0.0.1 uuid=" + uuid}},
+		{"PUT", "/static/" + uuid + "/10.0.0.1", served{code: 405, allow: "GET, HEAD"}},
+		{"GET", "/static/" + uuid + "/10.0.0.256", served{code: 404}},
+		{"GET", "/only/delete", served{code: 405, allow: "DELETE"}},
+		{"GET", "/dir/x", served{code: 307, location: "/dir/x/"}},
+		{"GET", "/q/EUR", served{code: 200, pattern: "GET /q/{code:[A-Z]{3}}", values: "code=EUR"}},
+		{"GET", "/q/EURO", served{code: 404}},
+		{"GET", "/users/../static/path", served{code: 307, location: "/static/path"}},
+		{"GET", "/static//path", served{code: 307, location: "/static/path"}},
+		{"GET", "/./static/path?x=y", served{code: 307, location: "/static/path?x=y"}},
+		{"GET", "/nowhere", served{code: 404}},
+	} {
+		got := serveOnce(t, r, tt.method, tt.target)
+		if got != tt.want {
+			t.Errorf("%s %s: got %+v, want %+v", tt.method, tt.target, got, tt.want)
+		}
+	}
+}
+
+// TestPanics checks the registration errors and their messages.
+func TestPanics(t *testing.T) {
+	for _, tt := range []struct {
+		existing []string
+		pattern  string
+		want     []string // substrings of the panic message
+	}{
+		{nil, "", []string{`cairn: parsing "": at offset 0: empty pattern`}},
+		{nil, "/{id:nosuch}", []string{"cairn:", `unknown constraint "nosuch"`}},
+		{nil, "/{x}/{x}", []string{"cairn:", "at offset 5", `duplicate wildcard name "x"`}},
+		{[]string{"/a/{x}"}, "/{y}/b", []string{`cairn: pattern "/{y}/b" (registered at `, "router_test.go:", `conflicts with pattern "/a/{x}"`, `both match "/a/b"`}},
+		{[]string{"GET /a"}, "GET /a", []string{`conflicts with pattern "GET /a"`, "matches the same requests"}},
+		{[]string{"/a"}, "GET /{x}", []string{"matches fewer methods", "more general path"}},
+		{[]string{"/{n:int}"}, "/{m:int}", []string{`conflicts with pattern "/{n:int}"`, `both match "/1"`}},
+	} {
+		r := cairn.New()
+		for _, p := range tt.existing {
+			r.HandleFunc(p, func(http.ResponseWriter, *http.Request) {})
+		}
+		msg := panicMessage(func() { r.HandleFunc(tt.pattern, func(http.ResponseWriter, *http.Request) {}) })
+		for _, w := range tt.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%q after %q: panic %q does not contain %q", tt.pattern, tt.existing, msg, w)
+			}
+		}
+	}
+	r := cairn.New()
+	if msg := panicMessage(func() { r.Handle("/", nil) }); !strings.HasPrefix(msg, "cairn: nil handler") {
+		t.Errorf("nil handler: got panic %q", msg)
+	}
+	if msg := panicMessage(func() { r.DefineRegexp("x", "[") }); !strings.HasPrefix(msg, "cairn: constraint \"x\": invalid regexp") {
+		t.Errorf("bad regexp: got panic %q", msg)
+	}
+	if msg := panicMessage(func() { r.DefineConstraint("int", func(string) bool { return true }) }); !strings.Contains(msg, "built in") {
+		t.Errorf("redefined int: got panic %q", msg)
+	}
+}
+
+// panicMessage calls f and returns the message of its panic, or "" if it
+// returned normally.
+func panicMessage(f func()) (msg string) {
+	defer func() {
+		if v := recover(); v != nil {
+			if err, ok := v.(error); ok {
+				msg = err.Error()
+			} else {
+				msg = fmt.Sprint(v)
+			}
+		}
+	}()
+	f()
+	return ""
+}
+
+// TestConflictErrorIsError checks that conflicts panic with a value that
+// errors.As recognises.
+func TestConflictErrorIsError(t *testing.T) {
+	r := cairn.New()
+	r.HandleFunc("/a", func(http.ResponseWriter, *http.Request) {})
+	defer func() {
+		var ce *cairn.ConflictError
+		if err, _ := recover().(error); !errors.As(err, &ce) || ce.Existing != "/a" || ce.Pattern != "/a" {
+			t.Errorf("got %v, want a *cairn.ConflictError for /a", err)
+		}
+	}()
+	r.HandleFunc("/a", func(http.ResponseWriter, *http.Request) {})
+}
+
+// TestRegisterWhileServing registers routes while other goroutines serve
+// requests; run with -race. Every route must be served once its
+// registration has returned.
+func TestRegisterWhileServing(t *testing.T) {
+	r := cairn.New()
+	r.HandleFunc("GET /warm", func(http.ResponseWriter, *http.Request) {})
+	serveOnce(t, r, "GET", "/warm") // the router is now serving
+	const n = 200
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for g := 0; g < 2; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				w := httptest.NewRecorder()
+				r.ServeHTTP(w, httptest.NewRequest("GET", fmt.Sprintf("/r%d/x", i%n), nil))
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		r.HandleFunc(fmt.Sprintf("GET /r%d/{x}", i), func(http.ResponseWriter, *http.Request) {})
+		if got := serveOnce(t, r, "GET", fmt.Sprintf("/r%d/x", i)); got.code != 200 {
+			t.Errorf("route %d: got %d right after registering it", i, got.code)
+		}
+	}
+	close(stop)
+	wg.Wait()
+}
+
+// TestMalformedRequests sends malformed request lines to a real server on
+// the loopback interface: net/http rejects them before the router runs.
+func TestMalformedRequests(t *testing.T) {
+	r := newTestRouter(t, "/{x...}")
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	for _, tt := range []struct {
+		name, line string
+		code       int
+	}{
+		{"bad escape", "GET /a%zz HTTP/1.1", 400},
+		{"bad escape at end", "GET /a% HTTP/1.1", 400},
+		{"path over the header limit", "GET /" + strings.Repeat("a", 1<<20+8192) + " HTTP/1.1", 431},
+		{"good", "GET /a%20b HTTP/1.1", 200},
+	} {
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "%s\r\nHost: x\r\nConnection: close\r\n\r\n", tt.line)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		resp.Body.Close()
+		conn.Close()
+		if resp.StatusCode != tt.code {
+			t.Errorf("%s: got %d, want %d", tt.name, resp.StatusCode, tt.code)
+		}
+	}
+}
