@@ -33,27 +33,32 @@ func cleanPath(p string) string {
 
 // isClean reports whether cleanPath(p) == p, without allocating.
 //
-// Optimization: a path is clean when it is rooted and holds neither "//"
-// nor "/." (two fast substring searches); only a path with "/." needs a
-// closer look, since "/.well-known" is clean but "/a/./b" is not.
+// Optimization: it jumps from slash to slash with IndexByte and looks only
+// at what follows each: a path is unclean if a slash is followed by another
+// slash or by a "." or ".." segment.
 func isClean(p string) bool {
-	if p == "" || p[0] != '/' || strings.Contains(p, "//") {
+	if p == "" || p[0] != '/' {
 		return false
 	}
 	for {
-		i := strings.Index(p, "/.")
+		// Invariant: p[0] == '/'.
+		p = p[1:]
+		if p == "" {
+			return true
+		}
+		switch p[0] {
+		case '/':
+			return false
+		case '.':
+			if p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
+				return false
+			}
+		}
+		i := strings.IndexByte(p, '/')
 		if i < 0 {
 			return true
 		}
-		// p[i+1:] starts with '.': unclean if the segment is "." or "..".
-		seg := p[i+1:]
-		if j := strings.IndexByte(seg, '/'); j >= 0 {
-			seg = seg[:j]
-		}
-		if seg == "." || seg == ".." {
-			return false
-		}
-		p = p[i+1:]
+		p = p[i:]
 	}
 }
 

@@ -183,14 +183,25 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.serveConnect(t, w, req)
 		return
 	}
-	host := stripHostPort(req.Host)
+	host := ""
+	if t.hosts != nil {
+		// Optimization: only routers with host patterns look at the host.
+		host = stripHostPort(req.Host)
+	}
 	p, escaped := requestPath(req.URL)
+	q := query{method: req.Method, escaped: escaped, checkClean: true}
+	rt := t.match(host, p, false, &q)
+	// Optimization: a match of a pattern without a multi wildcard visited
+	// every segment of the path and found each clean, so the path is clean
+	// and the match exact. Everything else checks the whole path first.
+	if rt != nil && !rt.multi && !q.unclean {
+		r.serveRoute(w, req, rt, p, escaped)
+		return
+	}
 	if !isClean(p) {
 		r.serveUnclean(t, w, req, host)
 		return
 	}
-	q := query{method: req.Method, escaped: escaped}
-	rt := t.match(host, p, false, &q)
 	if rt == nil || !rt.exact(p, false) {
 		if u := r.slashRedirect(t, host, p, &q, req.URL); u != "" {
 			req.Pattern = r.redirectPattern(t, host, p, &q)

@@ -93,6 +93,8 @@ func TestServe(t *testing.T) {
 		"DELETE /only/delete",
 		"/dir/{x}/",
 		"GET /q/{code:[A-Z]{3}}",
+		"GET /%E9t%C3%A9/{x}",
+		"GET /%e9/{x}",
 	)
 	const uuid = "123e4567-e89b-12d3-a456-426614174000"
 	for _, tt := range []struct {
@@ -136,6 +138,9 @@ func TestServe(t *testing.T) {
 		{"GET", "/static//path", served{code: 307, location: "/static/path"}},
 		{"GET", "/./static/path?x=y", served{code: 307, location: "/static/path?x=y"}},
 		{"GET", "/nowhere", served{code: 404}},
+		{"GET", "/%E9t%C3%A9/1", served{code: 200, pattern: "GET /%E9t%C3%A9/{x}", values: "x=1"}},
+		{"GET", "/%e9/2", served{code: 200, pattern: "GET /%e9/{x}", values: "x=2"}},
+		{"GET", "/%E9/3", served{code: 200, pattern: "GET /%e9/{x}", values: "x=3"}},
 	} {
 		got := serveOnce(t, r, tt.method, tt.target)
 		if got != tt.want {

@@ -168,8 +168,8 @@ func sortedKeys[V any](m map[string]V) []string {
 // [node] and is never modified once published.
 type lookupNode struct {
 	// Optimization: literal children are found by their first byte, with
-	// one IndexByte over litFirst, then compared whole; large sets use a
-	// map instead. Invariant: litKeys is sorted, so keys with the same first
+	// a scan of litFirst, then compared whole; large sets use a map
+	// instead. Invariant: litKeys is sorted, so keys with the same first
 	// byte are adjacent, and litFirst[i] == litKeys[i][0] (0 for the empty
 	// key), litNodes[i] is the child for litKeys[i].
 	litFirst string
@@ -244,7 +244,7 @@ func (c *compiler) compile(n *node, key string, literal bool) *lookupNode {
 		} else {
 			ln.litKeys = append(ln.litKeys, k)
 			ln.litNodes = append(ln.litNodes, child)
-			ln.litFirst += string(firstByte(k))
+			ln.litFirst += string([]byte{firstByte(k)})
 		}
 	}
 	for _, cn := range n.cons {
@@ -254,7 +254,8 @@ func (c *compiler) compile(n *node, key string, literal bool) *lookupNode {
 	ln.multi = c.compile(n.multi, "", false)
 	if len(n.routes) > 0 {
 		ln.leaf = compileLeaf(n.routes, c.methods)
-		if literal {
+		// Unclean paths are redirected before they could match.
+		if literal && isClean(key) {
 			c.static[key] = ln.leaf
 		}
 	}
@@ -296,23 +297,27 @@ func (n *lookupNode) child(seg string) *lookupNode {
 		return n.litMap[seg]
 	}
 	c := firstByte(seg)
-	i := strings.IndexByte(n.litFirst, c)
-	if i < 0 {
-		return nil
-	}
-	for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
-		if n.litKeys[i] == seg {
-			return n.litNodes[i]
+	for i := 0; i < len(n.litFirst); i++ {
+		if n.litFirst[i] != c {
+			continue
 		}
+		for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+			if n.litKeys[i] == seg {
+				return n.litNodes[i]
+			}
+		}
+		break
 	}
 	return nil
 }
 
 // A query is what a lookup needs besides the path.
 type query struct {
-	method  string
-	escaped bool // path segments must be unescaped before use
-	steps   int  // nodes visited, to check the cost bound in tests
+	method     string
+	escaped    bool // path segments must be unescaped before use
+	checkClean bool // stop at an empty, "." or ".." segment
+	unclean    bool // set when checkClean found such a segment
+	steps      int  // nodes visited, to check the cost bound in tests
 }
 
 // lookup returns the first route, in precedence order, that matches the path
@@ -332,6 +337,11 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 		p, slash = "/", false
 	}
 	seg, rest := nextSegment(p)
+	if q.checkClean && (seg == "" || seg[0] == '.' && (seg == "." || seg == "..")) {
+		// The path is not clean: the caller redirects it.
+		q.unclean = true
+		return nil
+	}
 	if q.escaped {
 		seg = pathUnescape(seg)
 	}
