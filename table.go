@@ -58,9 +58,15 @@ func (mi *methodIndex) bit(m string) uint {
 type hostTree struct {
 	root *lookupNode
 	// Optimization: the leaves of patterns made only of literals, by path,
-	// so that a static route is found with one map lookup.
-	static map[string]*leaf
+	// so that a static route is found with one map lookup. staticLens has
+	// bit min(len(path), 63) set for every path in static, so that most
+	// paths that are not there skip the lookup.
+	static     map[string]*leaf
+	staticLens uint64
 }
+
+// lenBit returns the bit of staticLens for a path of length n.
+func lenBit(n int) uint64 { return 1 << min(n, 63) }
 
 // A table is what lookups read. It is immutable once published, except for
 // allowCache, which only grows.
@@ -80,6 +86,9 @@ func compileTable(roots map[string]*node) *table {
 	for _, host := range sortedKeys(roots) {
 		c := &compiler{methods: t.methods, static: map[string]*leaf{}}
 		ht := &hostTree{root: c.compile(roots[host], "", true), static: c.static}
+		for k := range ht.static {
+			ht.staticLens |= lenBit(len(k))
+		}
 		if host == "" {
 			t.noHost = ht
 			continue
@@ -110,7 +119,7 @@ func (t *table) match(host, p string, slash bool, q *query) *route {
 
 // match returns the route of ht for path p and q, or nil.
 func (ht *hostTree) match(p string, slash bool, q *query) *route {
-	if !slash && (!q.escaped || strings.IndexByte(p, '%') < 0) {
+	if !slash && ht.staticLens&lenBit(len(p)) != 0 && (!q.escaped || strings.IndexByte(p, '%') < 0) {
 		if l := ht.static[p]; l != nil {
 			if rt := l.route(q.method); rt != nil {
 				return rt

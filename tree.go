@@ -167,12 +167,15 @@ func sortedKeys[V any](m map[string]V) []string {
 // lookupNode is a node of the compiled tree that lookups walk. It mirrors a
 // [node] and is never modified once published.
 type lookupNode struct {
-	// Optimization: literal children are found by their first byte, with
-	// a scan of litFirst, then compared whole; large sets use a map
-	// instead. Invariant: litKeys is sorted, so keys with the same first
-	// byte are adjacent, and litFirst[i] == litKeys[i][0] (0 for the empty
-	// key), litNodes[i] is the child for litKeys[i].
+	// Optimization: literal children are found by their first byte, then
+	// compared whole; large sets use a map instead. Invariant: litKeys is
+	// sorted, so keys with the same first byte are adjacent;
+	// litFirst[i] == litKeys[i][0] (0 for the empty key); litNodes[i] is
+	// the child for litKeys[i]; with more than maxScannedFirst children,
+	// litIndex[b] is one more than the index of the first key that starts
+	// with b, or 0 if none does, and litFirst is not scanned.
 	litFirst string
+	litIndex *[256]uint8
 	litKeys  []string
 	litNodes []*lookupNode
 	litMap   map[string]*lookupNode
@@ -185,8 +188,12 @@ type lookupNode struct {
 }
 
 // maxScannedLiterals is the number of literal children above which a
-// lookupNode uses a map instead of scanning.
-const maxScannedLiterals = 64
+// lookupNode uses a map; maxScannedFirst the number above which it indexes
+// first bytes with a table instead of scanning them.
+const (
+	maxScannedLiterals = 64
+	maxScannedFirst    = 8
+)
 
 // A leaf holds the routes that end at a node, by method.
 type leaf struct {
@@ -247,6 +254,12 @@ func (c *compiler) compile(n *node, key string, literal bool) *lookupNode {
 			ln.litFirst += string([]byte{firstByte(k)})
 		}
 	}
+	if len(ln.litKeys) > maxScannedFirst {
+		ln.litIndex = new([256]uint8)
+		for i := len(ln.litKeys) - 1; i >= 0; i-- {
+			ln.litIndex[ln.litFirst[i]] = uint8(i + 1)
+		}
+	}
 	for _, cn := range n.cons {
 		ln.cons = append(ln.cons, c.compile(cn, "", false))
 	}
@@ -297,6 +310,14 @@ func (n *lookupNode) child(seg string) *lookupNode {
 		return n.litMap[seg]
 	}
 	c := firstByte(seg)
+	if n.litIndex != nil {
+		for i := int(n.litIndex[c]) - 1; i >= 0 && i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+			if n.litKeys[i] == seg {
+				return n.litNodes[i]
+			}
+		}
+		return nil
+	}
 	for i := 0; i < len(n.litFirst); i++ {
 		if n.litFirst[i] != c {
 			continue
