@@ -283,3 +283,24 @@ func TestMalformedRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptySegment pins the documented difference from ServeMux for
+// patterns with an empty segment: cairn matches it literally, where
+// ServeMux treats it as a wildcard.
+func TestEmptySegment(t *testing.T) {
+	r := newTestRouter(t, "/a//b", "/c//{x}", "/a/{x}/b")
+	for _, tt := range []struct {
+		method, target string
+		want           served
+	}{
+		{"GET", "/a/x/b", served{code: 200, pattern: "/a/{x}/b", values: "x=x"}},
+		{"GET", "/a//b", served{code: 307, location: "/a/b"}},
+		{"CONNECT", "/a//b", served{code: 200, pattern: "/a//b"}},
+		{"GET", "/c/d/e", served{code: 404}},
+		{"CONNECT", "/c//e", served{code: 200, pattern: "/c//{x}", values: "x=e"}},
+	} {
+		if got := serveOnce(t, r, tt.method, tt.target); got != tt.want {
+			t.Errorf("%s %s: got %+v, want %+v", tt.method, tt.target, got, tt.want)
+		}
+	}
+}
