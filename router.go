@@ -202,12 +202,8 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.serveUnclean(t, w, req, host)
 		return
 	}
-	if rt == nil || !rt.exact(p, false) {
-		if u := r.slashRedirect(t, host, p, &q, req.URL); u != "" {
-			req.Pattern = r.redirectPattern(t, host, p, &q)
-			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
-			return
-		}
+	if (rt == nil || !rt.exact(p, false)) && redirectToSlash(t, w, req, host, p, &q) {
+		return
 	}
 	if rt == nil {
 		req.Pattern = ""
@@ -228,7 +224,7 @@ func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, rt *route,
 
 // slashRedirect returns where to redirect a request for p, with q's method,
 // because p lacks a trailing slash that would make it match exactly, or "".
-func (r *Router) slashRedirect(t *table, host, p string, q *query, u *url.URL) string {
+func slashRedirect(t *table, host, p string, q *query, u *url.URL) string {
 	if p == "" || strings.HasSuffix(p, "/") {
 		return ""
 	}
@@ -239,13 +235,18 @@ func (r *Router) slashRedirect(t *table, host, p string, q *query, u *url.URL) s
 	return (&url.URL{Path: cleanPath(u.Path) + "/", RawQuery: u.RawQuery}).String()
 }
 
-// redirectPattern returns the pattern that a request for p followed by a
-// slash will match: net/http.ServeMux reports it in r.Pattern.
-func (r *Router) redirectPattern(t *table, host, p string, q *query) string {
-	if rt := t.match(host, p, true, q); rt != nil {
-		return rt.pat.str
+// redirectToSlash redirects req to p followed by a slash, and reports
+// whether it did, if p lacks only that slash to match a route exactly. As
+// net/http.ServeMux does, it sets req.Pattern to the pattern that the new
+// path matches.
+func redirectToSlash(t *table, w http.ResponseWriter, req *http.Request, host, p string, q *query) bool {
+	u := slashRedirect(t, host, p, q, req.URL)
+	if u == "" {
+		return false
 	}
-	return ""
+	req.Pattern = t.match(host, p, true, q).pat.str
+	http.Redirect(w, req, u, http.StatusTemporaryRedirect)
+	return true
 }
 
 // serveUnclean answers a request whose path is not clean, redirecting it to
@@ -255,12 +256,8 @@ func (r *Router) serveUnclean(t *table, w http.ResponseWriter, req *http.Request
 	p := cleanPath(escapedPath)
 	q := query{method: req.Method, escaped: true}
 	rt := t.match(host, p, false, &q)
-	if rt == nil || !rt.exact(p, false) {
-		if u := r.slashRedirect(t, host, p, &q, req.URL); u != "" {
-			req.Pattern = r.redirectPattern(t, host, p, &q)
-			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
-			return
-		}
+	if (rt == nil || !rt.exact(p, false)) && redirectToSlash(t, w, req, host, p, &q) {
+		return
 	}
 	if p == escapedPath {
 		// Only the escaping made the path look unclean ("*", say).
@@ -287,7 +284,7 @@ func (r *Router) serveConnect(t *table, w http.ResponseWriter, req *http.Request
 	q := query{method: req.Method, escaped: true}
 	rt := t.match(req.URL.Host, p, false, &q)
 	if rt == nil || !rt.exact(p, false) {
-		if u := r.slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
+		if u := slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
 			req.Pattern = cleanPath(req.URL.Path) + "/"
 			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
 			return
