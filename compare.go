@@ -16,8 +16,10 @@ package cairn
 // Constraints slot in between literals and plain wildcards: {n:int} is more
 // specific than {x} and more general than the literal "42" (and disjoint
 // from the literal "abc", which it cannot match). Two different constraints
-// at the same position are not compared: the one registered first is tried
-// first, so they never conflict there.
+// at the same position, as in /{n:int} and /{h:hex}, are "ordered": the
+// pattern registered first wins the requests both match. That is allowed
+// only when the patterns otherwise match the same requests; /{n:int}/a and
+// /{h:hex}/{x} conflict, since the second is more general elsewhere.
 
 import (
 	"fmt"
@@ -34,6 +36,7 @@ const (
 	moreSpecific                     // p2 matches everything p1 does, and more
 	disjoint                         // no request matches both
 	overlaps                         // some request matches both, neither is more specific
+	ordered                          // they differ only in constraints; the first registered wins
 )
 
 // String returns the relationship's name.
@@ -49,6 +52,8 @@ func (r relationship) String() string {
 		return "disjoint"
 	case overlaps:
 		return "overlaps"
+	case ordered:
+		return "ordered"
 	}
 	return fmt.Sprintf("relationship(%d)", uint8(r))
 }
@@ -67,29 +72,27 @@ func (r relationship) inverse() relationship {
 // combine returns the relationship of two patterns given r1 and r2, their
 // relationships on two disjoint parts (methods and paths, or two segments).
 func combine(r1, r2 relationship) relationship {
-	switch r1 {
-	case equivalent:
-		return r2
-	case disjoint:
+	switch {
+	case r1 == disjoint || r2 == disjoint:
 		return disjoint
-	case overlaps:
-		if r2 == disjoint {
-			return disjoint
-		}
-		return overlaps
-	}
-	// r1 is moreGeneral or moreSpecific.
-	switch r2 {
-	case equivalent:
+	case r1 == equivalent:
+		return r2
+	case r2 == equivalent:
 		return r1
-	case r1.inverse():
+	case r1 == ordered && r2 == ordered:
+		return ordered
+	case r1 == ordered || r2 == ordered || r1 == overlaps || r2 == overlaps:
+		return overlaps
+	case r1 == r2.inverse():
 		return overlaps
 	}
-	return r2
+	// r1 == r2, both moreGeneral or both moreSpecific.
+	return r1
 }
 
 // conflictsWith reports whether some request matches both p1 and p2 and
-// neither takes precedence.
+// neither takes precedence, by specificity or, for ordered patterns, by
+// registration order.
 func (p1 *pattern) conflictsWith(p2 *pattern) bool {
 	if p1.host != p2.host {
 		// Either one has a host and wins, or the hosts differ.
@@ -161,8 +164,7 @@ func compareSegments(a, b segment) relationship {
 		case a.con.key == b.con.key:
 			return equivalent
 		}
-		// Different constraints are tried in registration order.
-		return disjoint
+		return ordered
 	case a.kind == segWild:
 		return wildVersusLiteral(a, b.s)
 	case b.kind == segWild:
@@ -187,7 +189,8 @@ func wildVersusLiteral(w segment, lit string) relationship {
 
 // A ConflictError reports that a pattern cannot be registered because a
 // request would match it and an already registered pattern with neither
-// taking precedence. Path is an example of such a request path.
+// taking precedence. Path is an example of such a request path, or "" if
+// none could be made up (for a regexp constraint that no sample satisfies).
 type ConflictError struct {
 	Pattern, PatternLocation   string // the pattern being registered, and where
 	Existing, ExistingLocation string // the pattern it conflicts with, and where
@@ -197,8 +200,12 @@ type ConflictError struct {
 
 // Error implements the error interface.
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("cairn: pattern %q (registered at %s) conflicts with pattern %q (registered at %s): both match %q\n%s",
-		e.Pattern, e.PatternLocation, e.Existing, e.ExistingLocation, e.Path, e.Detail)
+	both := "both match some paths"
+	if e.Path != "" {
+		both = fmt.Sprintf("both match %q", e.Path)
+	}
+	return fmt.Sprintf("cairn: pattern %q (registered at %s) conflicts with pattern %q (registered at %s): %s\n%s",
+		e.Pattern, e.PatternLocation, e.Existing, e.ExistingLocation, both, e.Detail)
 }
 
 // newConflictError explains the conflict between p1 and p2.
@@ -212,6 +219,9 @@ func newConflictError(p1, p2 *pattern) *ConflictError {
 	switch {
 	case combine(mrel, prel) == equivalent:
 		e.Detail = fmt.Sprintf("%s matches the same requests as %s", p1, p2)
+	case differInConstraints(p1, p2):
+		e.Detail = fmt.Sprintf("%s and %s have differently constrained wildcards at the same position, "+
+			"so the first registered would win, but that is allowed only when they otherwise match the same requests", p1, p2)
 	case prel == overlaps:
 		e.Detail = fmt.Sprintf("neither is more specific: %s matches %q but %s does not, and %s matches %q but %s does not",
 			p1, differencePath(p1, p2), p2, p2, differencePath(p2, p1), p1)
@@ -223,26 +233,40 @@ func newConflictError(p1, p2 *pattern) *ConflictError {
 	return e
 }
 
-// commonPath returns a path that both p1 and p2 match. It assumes there is one.
+// differInConstraints reports whether p1 and p2 have wildcards with
+// different constraints at the same position.
+func differInConstraints(p1, p2 *pattern) bool {
+	for i := 0; i < len(p1.segments) && i < len(p2.segments); i++ {
+		if compareSegments(p1.segments[i], p2.segments[i]) == ordered {
+			return true
+		}
+	}
+	return false
+}
+
+// commonPath returns a path that both p1 and p2 match. It assumes there is
+// one, and returns "" if it cannot find a value for a constrained wildcard.
 func commonPath(p1, p2 *pattern) string {
 	var b strings.Builder
 	s1, s2 := p1.segments, p2.segments
 	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
 		a, c := s1[0], s2[0]
 		switch {
-		case a.kind == segLiteral:
-			writeExample(&b, a)
-		case c.kind == segLiteral:
-			writeExample(&b, c)
-		case a.kind == segWild:
-			writeExample(&b, a)
-		default:
-			writeExample(&b, c)
+		case a.kind == segMulti && c.kind == segMulti:
+			b.WriteByte('/')
+		case a.kind == segMulti:
+			if !writeExample(&b, c, nil) {
+				return ""
+			}
+		case !writeExample(&b, a, &c):
+			return ""
 		}
 	}
 	for _, rest := range [][]segment{s1, s2} {
 		for _, s := range rest {
-			writeExample(&b, s)
+			if !writeExample(&b, s, nil) {
+				return ""
+			}
 		}
 	}
 	return b.String()
@@ -263,51 +287,83 @@ func differencePath(p1, p2 *pattern) string {
 			// A trailing slash tells them apart, unless p2 has {$} here.
 			b.WriteByte('/')
 			if c.kind == segLiteral && c.s == "/" {
-				b.WriteString(exampleValue(a))
+				b.WriteString("x")
 			}
 			return b.String()
-		case a.kind == segWild && c.kind == segLiteral:
-			v := exampleValue(a)
-			if v == c.s {
-				v += "x"
+		case a.kind == segWild && c.kind != segMulti:
+			// Prefer a value that c rejects.
+			v := exampleValue(a, func(v string) bool { return !segmentAccepts(c, v) })
+			if v == "" {
+				v = exampleValue(a, nil)
+			}
+			if v == "" {
+				return ""
 			}
 			b.WriteByte('/')
 			b.WriteString(v)
-		default:
-			writeExample(&b, a)
+		case !writeExample(&b, a, nil):
+			return ""
 		}
 	}
 	for _, s := range s1 {
-		writeExample(&b, s)
+		if !writeExample(&b, s, nil) {
+			return ""
+		}
 	}
 	return b.String()
 }
 
-// writeExample writes to b a "/" and a value that s matches.
-func writeExample(b *strings.Builder, s segment) {
+// writeExample writes to b a "/" and a value that s matches and, if other
+// is not nil, that other matches too. It reports whether it found one.
+func writeExample(b *strings.Builder, s segment, other *segment) bool {
 	b.WriteByte('/')
 	switch {
+	case s.kind == segMulti:
+		return true
 	case s.kind == segLiteral && s.s == "/":
+		return true
 	case s.kind == segLiteral:
 		b.WriteString(s.s)
-	case s.kind == segWild:
-		b.WriteString(exampleValue(s))
+		return true
+	case other != nil && other.kind == segLiteral:
+		if other.s != "/" {
+			b.WriteString(other.s)
+		}
+		return true
 	}
+	var v string
+	if other != nil && other.kind == segWild {
+		v = exampleValue(s, func(v string) bool { return segmentAccepts(*other, v) })
+	} else {
+		v = exampleValue(s, nil)
+	}
+	b.WriteString(v)
+	return v != ""
 }
 
-// exampleValue returns a value that the wildcard s matches: its name, or for
-// a constrained wildcard a sample of the constraint where one is known.
-func exampleValue(s segment) string {
-	if s.s == "" {
-		return "x"
+// segmentAccepts reports whether the segment s matches the path segment v.
+func segmentAccepts(s segment, v string) bool {
+	switch s.kind {
+	case segLiteral:
+		return s.s == v
+	case segWild:
+		return s.con == nil || s.con.match(v)
 	}
-	if s.con == nil || s.con.match(s.s) {
-		return s.s
-	}
-	for _, v := range []string{"1", "a", "00000000-0000-0000-0000-000000000000", "127.0.0.1"} {
-		if s.con.match(v) {
+	return true
+}
+
+// sampleValues are tried, after a wildcard's name, as example values for
+// constrained wildcards in conflict messages.
+var sampleValues = []string{"1", "x", "a", "ABC", "a1", "ff", "-1", "00000000-0000-0000-0000-000000000000", "127.0.0.1"}
+
+// exampleValue returns a value that the wildcard s matches and that ok
+// accepts (if ok is not nil), or "" if it finds none.
+func exampleValue(s segment, ok func(string) bool) string {
+	candidates := append([]string{s.s}, sampleValues...)
+	for _, v := range candidates {
+		if v != "" && segmentAccepts(s, v) && (ok == nil || ok(v)) {
 			return v
 		}
 	}
-	return "{" + s.s + "}"
+	return ""
 }

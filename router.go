@@ -25,6 +25,7 @@ type Router struct {
 	mu          sync.Mutex       // guards the registration state below
 	roots       map[string]*node // registration trees, by host ("" for none)
 	constraints constraintSet
+	seq         int // routes registered so far
 
 	table      atomic.Pointer[table] // what lookups read
 	stale      atomic.Bool           // table lags behind roots
@@ -133,7 +134,8 @@ func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 	if conflict != nil {
 		return conflict
 	}
-	root.insert(newRoute(p, h))
+	r.seq++
+	root.insert(newRoute(p, h, r.seq))
 	if r.serving.Load() {
 		r.table.Store(compileTable(r.roots))
 	} else {
@@ -190,7 +192,12 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	p, escaped := requestPath(req.URL)
 	q := query{method: req.Method, escaped: escaped, checkClean: true}
-	rt := t.match(host, p, false, &q)
+	var rt *route
+	if p != "" && p[0] == '/' {
+		// A path without its leading slash (which http.StripPrefix can
+		// leave) is not clean; it is redirected below.
+		rt = t.match(host, p, false, &q)
+	}
 	// Optimization: a match of a pattern without a multi wildcard visited
 	// every segment of the path and found each clean, so the path is clean
 	// and the match exact. Everything else checks the whole path first.

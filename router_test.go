@@ -163,6 +163,10 @@ func TestPanics(t *testing.T) {
 		{[]string{"GET /a"}, "GET /a", []string{`conflicts with pattern "GET /a"`, "matches the same requests"}},
 		{[]string{"/a"}, "GET /{x}", []string{"matches fewer methods", "more general path"}},
 		{[]string{"/{n:int}"}, "/{m:int}", []string{`conflicts with pattern "/{n:int}"`, `both match "/1"`}},
+		{[]string{"GET /{x}/{z:alnum}"}, "/12/{y:alpha}", []string{`both match "/12/y"`, "differently constrained wildcards"}},
+		{[]string{"/{a:int}/{y}"}, "/{b}/x", []string{`both match "/1/x"`, `/{b}/x matches "/b/x" but /{a:int}/{y} does not`}},
+		{[]string{"/1/{y}"}, "/{a:int}/b", []string{`both match "/1/b"`, `/{a:int}/b matches "/-1/b" but /1/{y} does not`}},
+		{[]string{"/a/{c:[a-z]{50}}/{y}"}, "/{x}/{d:[a-z]{50}}/b", []string{"both match some paths"}},
 	} {
 		r := cairn.New()
 		for _, p := range tt.existing {
@@ -280,6 +284,47 @@ func TestMalformedRequests(t *testing.T) {
 		conn.Close()
 		if resp.StatusCode != tt.code {
 			t.Errorf("%s: got %d, want %d", tt.name, resp.StatusCode, tt.code)
+		}
+	}
+}
+
+// TestOrderedConstraints checks that among patterns that differ only in
+// their constraints, the one registered first wins, whatever other patterns
+// made the tree first.
+func TestOrderedConstraints(t *testing.T) {
+	r := newTestRouter(t, "POST /{a:hex}", "GET /{b:int}", "GET /{c:hex}", "GET /x/{d:alpha}/{e:int}", "GET /x/{f:alnum}/{g:hex}")
+	for _, tt := range []struct {
+		method, target, want string
+	}{
+		{"GET", "/12", "GET /{b:int}"},
+		{"GET", "/ff", "GET /{c:hex}"},
+		{"POST", "/12", "POST /{a:hex}"},
+		{"GET", "/x/ab/12", "GET /x/{d:alpha}/{e:int}"},
+		{"GET", "/x/ab/ff", "GET /x/{f:alnum}/{g:hex}"},
+		{"GET", "/x/a1/12", "GET /x/{f:alnum}/{g:hex}"},
+	} {
+		if got := serveOnce(t, r, tt.method, tt.target); got.pattern != tt.want {
+			t.Errorf("%s %s: got %q, want %q", tt.method, tt.target, got.pattern, tt.want)
+		}
+	}
+}
+
+// TestPathWithoutSlash checks that a path that does not start with a slash,
+// as http.StripPrefix can leave, is redirected to its clean form rather than
+// matched.
+func TestPathWithoutSlash(t *testing.T) {
+	r := newTestRouter(t, "GET /admin", "GET /b/{x}")
+	h := http.StripPrefix("/api", r)
+	for _, tt := range []struct {
+		target string
+		want   served
+	}{
+		{"/apiXadmin", served{code: 307, location: "/Xadmin"}},
+		{"/apiab/c", served{code: 307, location: "/ab/c"}},
+		{"/api/admin", served{code: 200, pattern: "GET /admin"}},
+	} {
+		if got := serveOnce(t, h, "GET", tt.target); got != tt.want {
+			t.Errorf("GET %s: got %+v, want %+v", tt.target, got, tt.want)
 		}
 	}
 }

@@ -18,7 +18,11 @@ package cairn
 // request's method. For "POST /a/b" it tries "b" (which has only GET), backs
 // up to {x}, and answers POST /a/{x}. Because conflicting patterns are
 // rejected at registration, this first match is the most specific pattern
-// that matches, as net/http.ServeMux would choose.
+// that matches, as net/http.ServeMux would choose. The one exception is a
+// set of "ordered" patterns, which differ only in the constraints of some
+// wildcards (/{n:int} and /{h:hex}): they match the same requests but for
+// those constraints, so among the constrained children that match a
+// segment the lookup tries them all and keeps the route registered first.
 //
 // Invariant: a lookup visits each node at most once (a node is reached only
 // from its one parent, which tries each child once), so its cost is bounded
@@ -39,13 +43,14 @@ import (
 type route struct {
 	pat     *pattern
 	handler http.Handler
+	seq     int  // registration order, for ordered patterns
 	multi   bool // pat ends in a multi wildcard
 	nsegs   int  // the number of segments of pat
 }
 
-// newRoute returns the route for p and h.
-func newRoute(p *pattern, h http.Handler) *route {
-	return &route{pat: p, handler: h, multi: p.lastSegment().kind == segMulti, nsegs: len(p.segments)}
+// newRoute returns the route for p and h, the seq-th registered.
+func newRoute(p *pattern, h http.Handler, seq int) *route {
+	return &route{pat: p, handler: h, seq: seq, multi: p.lastSegment().kind == segMulti, nsegs: len(p.segments)}
 }
 
 // node is a node of the registration tree.
@@ -373,12 +378,16 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 	}
 	// A single wildcard never matches the trailing slash.
 	if seg != "/" {
+		var first *route
 		for _, c := range n.cons {
 			if c.con.match(seg) {
-				if rt := c.lookup(rest, slash, q); rt != nil {
-					return rt
+				if rt := c.lookup(rest, slash, q); rt != nil && (first == nil || rt.seq < first.seq) {
+					first = rt
 				}
 			}
+		}
+		if first != nil {
+			return first
 		}
 		if n.wild != nil {
 			if rt := n.wild.lookup(rest, slash, q); rt != nil {
