@@ -62,22 +62,27 @@ func TestAllocations(t *testing.T) {
 	_, p20 := paramPattern(20)
 	for _, tt := range []struct {
 		name, method, url string
+		host              string // if set, the request's Host
 		code              int
 		want              string // the values read, joined by ","
 	}{
-		{"static", "GET", "/static/path", 200, ""},
-		{"1 param", "GET", p1, 200, "va"},
-		{"5 params", "GET", p5, 200, "va,vb,vc,vd,ve"},
-		{"20 params", "GET", p20, 200, "va,vb,vc,vd,ve,vf,vg,vh,vi,vj,vk,vl,vm,vn,vo,vp,vq,vr,vs,vt"},
-		{"builtin constraints", "PUT", "/static/123e4567-e89b-12d3-a456-426614174000/10.0.0.1", 200, "123e4567-e89b-12d3-a456-426614174000,10.0.0.1"},
-		{"regexp constraint", "GET", "/code/ABC", 200, "ABC"},
-		{"host", "GET", "http://api.example.com/users/42", 200, "42"},
-		{"multi", "GET", "/files/a/b/c", 200, "a/b/c"},
-		{"404", "GET", "/nowhere", 404, ""},
-		{"405", "DELETE", "/static/path", 405, ""},
+		{"static", "GET", "/static/path", "", 200, ""},
+		{"1 param", "GET", p1, "", 200, "va"},
+		{"5 params", "GET", p5, "", 200, "va,vb,vc,vd,ve"},
+		{"20 params", "GET", p20, "", 200, "va,vb,vc,vd,ve,vf,vg,vh,vi,vj,vk,vl,vm,vn,vo,vp,vq,vr,vs,vt"},
+		{"builtin constraints", "PUT", "/static/123e4567-e89b-12d3-a456-426614174000/10.0.0.1", "", 200, "123e4567-e89b-12d3-a456-426614174000,10.0.0.1"},
+		{"regexp constraint", "GET", "/code/ABC", "", 200, "ABC"},
+		{"host", "GET", "http://api.example.com/users/42", "", 200, "42"},
+		{"multi", "GET", "/files/a/b/c", "", 200, "a/b/c"},
+		{"404", "GET", "/nowhere", "", 404, ""},
+		{"405", "DELETE", "/static/path", "", 405, ""},
+		{"malformed host", "GET", "/users/42", "bad:host:x", 404, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(tt.method, tt.url, nil)
+			if tt.host != "" {
+				req.Host = tt.host
+			}
 			w := &discardWriter{h: http.Header{}}
 			rec := httptest.NewRecorder()
 			got = got[:0]

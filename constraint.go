@@ -4,10 +4,10 @@ package cairn
 // loops, named ones defined on a Router, and inline regular expressions.
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 )
 
 // A constraint restricts the segments a wildcard matches. It is consulted
@@ -33,21 +33,23 @@ type constraintSet struct {
 	named map[string]*constraint
 }
 
-// define adds a named constraint, panicking if the name is taken or invalid.
-func (cs *constraintSet) define(name string, c *constraint) {
+// define adds a named constraint. It fails if the name is not an
+// identifier or is taken.
+func (cs *constraintSet) define(name string, c *constraint) error {
 	if !isValidWildcardName(name) {
-		panic(fmt.Sprintf("cairn: constraint name %q is not an identifier", name))
+		return fmt.Errorf("cairn: constraint name %q is not an identifier", name)
 	}
 	if _, ok := builtinConstraints[name]; ok {
-		panic(fmt.Sprintf("cairn: constraint %q is built in and cannot be redefined", name))
+		return fmt.Errorf("cairn: constraint %q is built in and cannot be redefined", name)
 	}
 	if _, ok := cs.named[name]; ok {
-		panic(fmt.Sprintf("cairn: constraint %q is already defined", name))
+		return fmt.Errorf("cairn: constraint %q is already defined", name)
 	}
 	if cs.named == nil {
 		cs.named = map[string]*constraint{}
 	}
 	cs.named[name] = c
+	return nil
 }
 
 // lookup resolves expr, the text after the ':' of a constrained wildcard.
@@ -65,18 +67,20 @@ func (cs *constraintSet) lookup(expr string) (*constraint, error) {
 	if isValidWildcardName(expr) {
 		return nil, fmt.Errorf("unknown constraint %q (to match it literally, write the regexp (?:%s))", expr, expr)
 	}
+	if strings.HasSuffix(expr, "...") {
+		return nil, fmt.Errorf("constraint %q ends in \"...\": a {name...} wildcard cannot have a constraint", expr)
+	}
 	return compileConstraint(expr)
 }
 
 // compileConstraint compiles expr into a constraint that matches a whole segment.
 func compileConstraint(expr string) (*constraint, error) {
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
+		return nil, fmt.Errorf("invalid regexp %q: %w", expr, err)
+	}
 	re, err := regexp.Compile(`^(?:` + expr + `)$`)
 	if err != nil {
-		var rerr *syntax.Error
-		if errors.As(err, &rerr) {
-			return nil, fmt.Errorf("invalid regexp %q: %s: %q", expr, rerr.Code, rerr.Expr)
-		}
-		return nil, fmt.Errorf("invalid regexp %q: %v", expr, err)
+		return nil, fmt.Errorf("invalid regexp %q: %w", expr, err)
 	}
 	return &constraint{key: "regexp:" + expr, match: re.MatchString}, nil
 }

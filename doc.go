@@ -60,14 +60,15 @@
 // the other matches. So "/images/thumbnails/" beats "/images/", "GET /a"
 // beats "/a", and "/a/{$}" beats "/a/". Constraints fit in between: a
 // literal segment is more specific than a constrained wildcard at the same
-// position, which is more specific than a plain wildcard. Wildcards with
-// different constraints at the same position are tried in the order they
-// were registered: with "/{n:int}" registered before "/{h:hex}", "/42" goes
-// to the first and "/ff" to the second.
+// position, which is more specific than a plain wildcard. Patterns that
+// differ only in the constraints of some wildcards are tried in the order
+// they were registered: with "/{n:int}" registered before "/{h:hex}", "/42"
+// goes to the first and "/ff" to the second. Differently constrained
+// wildcards at the same position are allowed only in that case.
 //
 // Two patterns conflict if a request matches both and neither is more
-// specific, as "/a/{x}" and "/{y}/b" (both match "/a/b"), or "GET /{x}" and
-// "/a". Registering a pattern that conflicts with one already registered,
+// specific, as "/a/{x}" and "/{y}/b" (both match "/a/b"), "GET /{x}" and
+// "/a", or "/{n:int}/a" and "/{h:hex}/{x}". Registering a pattern that conflicts with one already registered,
 // or the same pattern twice, panics with a [*ConflictError] that names
 // both patterns, where each was registered, and a path that both match.
 // An invalid pattern panics with a [*PatternError] that says where it is
@@ -104,5 +105,5 @@
 // Lookups take no lock. Routes may be registered while the router serves;
 // each such registration rebuilds the lookup tables, in time linear in the
 // number of routes. Registrations made before the first request are
-// compiled once, by that request.
+// compiled once, by that request, under the registration lock.
 package cairn

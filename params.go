@@ -52,7 +52,7 @@ func Param(r *http.Request, name string) string {
 // '/', while a '{' inside a constraint never does.
 func wildcardIndex(pattern, name string) (int, bool) {
 	start := strings.IndexByte(pattern, '/')
-	if start < 0 || name == "" {
+	if start < 0 || !plausibleName(name) {
 		return -1, false
 	}
 	path := pattern[start:]
@@ -79,6 +79,23 @@ func wildcardIndex(pattern, name string) (int, bool) {
 			}
 		}
 	}
+}
+
+// plausibleName reports whether name could be a wildcard name: it is not
+// empty and has none of the bytes that delimit names in a pattern. (A full
+// identifier check is left out of this hot path: a name that passes this
+// test but is not an identifier cannot be found in a valid pattern.)
+func plausibleName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch name[i] {
+		case '{', '}', ':', '.', '/':
+			return false
+		}
+	}
+	return true
 }
 
 // segmentAt returns the raw segment at index idx of path p, or with multi

@@ -7,6 +7,8 @@ import (
 	"testing"
 )
 
+// TestParam checks Param on requests built by hand, including escaped
+// values, multi wildcards and names that are not in the pattern.
 func TestParam(t *testing.T) {
 	for _, tt := range []struct {
 		pattern, path, rawPath, name, want string
@@ -23,6 +25,9 @@ func TestParam(t *testing.T) {
 		{"/a/{x}", "/a/%zz", "", "x", "%zz"},
 		{"/a/{x}/{y}", "/a/b", "", "y", ""},
 		{"", "/a/b", "", "x", ""},
+		{"/i/{x:int}", "/i/5", "", "x:int", ""},
+		{"/m/{x...}", "/m/a/b", "", "x...", ""},
+		{"/{a}/{b}", "/1/2", "", "a}/{b", ""},
 	} {
 		r := &http.Request{Pattern: tt.pattern, URL: &url.URL{Path: tt.path, RawPath: tt.rawPath}}
 		if got := Param(r, tt.name); got != tt.want {

@@ -5,7 +5,6 @@ package cairn
 // form.
 
 import (
-	"net"
 	"net/url"
 	"path"
 	"strings"
@@ -62,13 +61,28 @@ func isClean(p string) bool {
 	}
 }
 
-// stripHostPort returns h without any trailing ":port".
+// stripHostPort returns h without any trailing ":port", or h itself if it
+// is not of the form host:port, as net/http.ServeMux does.
+//
+// Optimization: it checks the form as net.SplitHostPort does but without
+// building an error, so a malformed Host header costs no allocation.
 func stripHostPort(h string) string {
-	if strings.IndexByte(h, ':') < 0 {
+	i := strings.LastIndexByte(h, ':')
+	if i < 0 {
 		return h
 	}
-	host, _, err := net.SplitHostPort(h)
-	if err != nil {
+	// j and k are where a stray '[' or ']' is looked for.
+	host, j, k := h[:i], 0, 0
+	if h[0] == '[' {
+		end := strings.IndexByte(h, ']')
+		if end < 0 || end+1 != i {
+			return h // no ']', or something between ']' and the port
+		}
+		host, j, k = h[1:end], 1, end+1
+	} else if strings.IndexByte(host, ':') >= 0 {
+		return h // too many colons
+	}
+	if strings.IndexByte(h[j:], '[') >= 0 || strings.IndexByte(h[k:], ']') >= 0 {
 		return h
 	}
 	return host

@@ -13,6 +13,7 @@ package cairn
 // segment of a path that ends in a slash looks like to the matcher.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -74,17 +75,22 @@ func (p *pattern) wildcards() int {
 }
 
 // A PatternError reports a pattern that cannot be registered because it is
-// malformed. Offset is the byte offset in Pattern where the problem was found.
+// malformed. Offset is the byte offset in Pattern where the problem was
+// found, and Err says what it is.
 type PatternError struct {
 	Pattern string
 	Offset  int
-	Reason  string
+	Err     error
 }
 
 // Error implements the error interface.
 func (e *PatternError) Error() string {
-	return fmt.Sprintf("cairn: parsing %q: at offset %d: %s", e.Pattern, e.Offset, e.Reason)
+	return fmt.Sprintf("cairn: parsing %q: at offset %d: %v", e.Pattern, e.Offset, e.Err)
 }
+
+// Unwrap returns e.Err, so that errors.As finds a *syntax.Error from an
+// invalid regular expression.
+func (e *PatternError) Unwrap() error { return e.Err }
 
 // constraintLookup resolves a constraint expression to a constraint.
 type constraintLookup func(expr string) (*constraint, error)
@@ -96,11 +102,11 @@ type constraintLookup func(expr string) (*constraint, error)
 // or a regular expression that may contain balanced braces but no '/'.
 func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 	if s == "" {
-		return nil, &PatternError{Pattern: s, Reason: "empty pattern"}
+		return nil, &PatternError{Pattern: s, Err: errors.New("empty pattern")}
 	}
 	off := 0
 	fail := func(format string, args ...any) (*pattern, error) {
-		return nil, &PatternError{Pattern: s, Offset: off, Reason: fmt.Sprintf(format, args...)}
+		return nil, &PatternError{Pattern: s, Offset: off, Err: fmt.Errorf(format, args...)}
 	}
 
 	method, rest := "", s
@@ -202,7 +208,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 			}
 			c, err := lookup(expr)
 			if err != nil {
-				return fail("wildcard %q: %v", name, err)
+				return fail("wildcard %q: %w", name, err)
 			}
 			sg.con = c
 		}

@@ -3,6 +3,8 @@ package cairn
 import (
 	"errors"
 	"fmt"
+	"net"
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,7 @@ func describeSegments(segs []segment) string {
 	return strings.Join(parts, " ")
 }
 
+// TestParsePattern checks the parse of valid patterns.
 func TestParsePattern(t *testing.T) {
 	for _, tt := range []struct {
 		in, method, host, segs string
@@ -57,6 +60,8 @@ func TestParsePattern(t *testing.T) {
 	}
 }
 
+// TestParsePatternErrors checks that invalid patterns are rejected with
+// the offset and reason.
 func TestParsePatternErrors(t *testing.T) {
 	for _, tt := range []struct {
 		in      string
@@ -84,6 +89,7 @@ func TestParsePatternErrors(t *testing.T) {
 		{"/{x:nosuch}", 4, `unknown constraint "nosuch"`},
 		{"/{x:[a-z}", 4, "invalid regexp"},
 		{"/{x...:int}", 7, "cannot have a constraint"},
+		{"/{x:int...}", 4, "cannot have a constraint"},
 	} {
 		_, err := parsePattern(tt.in, builtinLookup)
 		var perr *PatternError
@@ -98,6 +104,17 @@ func TestParsePatternErrors(t *testing.T) {
 	}
 }
 
+// TestRegexpErrorUnwraps checks that an invalid regexp's *syntax.Error can
+// be reached from the PatternError.
+func TestRegexpErrorUnwraps(t *testing.T) {
+	_, err := parsePattern("/{x:a(b}", builtinLookup)
+	var serr *syntax.Error
+	if !errors.As(err, &serr) || serr.Code != syntax.ErrMissingParen {
+		t.Errorf("got %v, want a *syntax.Error with code %q", err, syntax.ErrMissingParen)
+	}
+}
+
+// TestConstraints checks the built-in constraints and inline regexps.
 func TestConstraints(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
@@ -131,6 +148,7 @@ func TestConstraints(t *testing.T) {
 	}
 }
 
+// TestCompare checks relationships between patterns, both ways.
 func TestCompare(t *testing.T) {
 	for _, tt := range []struct {
 		p1, p2 string
@@ -180,6 +198,7 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestCleanPath checks cleanPath and isClean on examples.
 func TestCleanPath(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"", "/"},
@@ -252,6 +271,7 @@ func FuzzCleanPath(f *testing.F) {
 	})
 }
 
+// TestWildcardIndex checks where Param finds a wildcard in a pattern.
 func TestWildcardIndex(t *testing.T) {
 	for _, tt := range []struct {
 		pattern, name string
@@ -276,4 +296,23 @@ func TestWildcardIndex(t *testing.T) {
 			t.Errorf("wildcardIndex(%q, %q) = %d, %v, want %d, %v", tt.pattern, tt.name, idx, multi, tt.idx, tt.multi)
 		}
 	}
+}
+
+// FuzzStripHostPort checks stripHostPort against net.SplitHostPort, which
+// net/http.ServeMux uses.
+func FuzzStripHostPort(f *testing.F) {
+	for _, s := range []string{"", "a.com", "a.com:80", "a.com:", "[::1]:80", "[::1]", "::1", "a:b:c", "[a]b:1", "[a:1", "a]:1", "[[a]]:1", ":80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		want := h
+		if strings.Contains(h, ":") {
+			if host, _, err := net.SplitHostPort(h); err == nil {
+				want = host
+			}
+		}
+		if got := stripHostPort(h); got != want {
+			t.Fatalf("stripHostPort(%q) = %q, want %q", h, got, want)
+		}
+	})
 }

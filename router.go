@@ -1,7 +1,11 @@
 package cairn
 
+// This file holds the Router: registration, which parses a pattern, checks
+// it against the patterns it might conflict with and adds it to the
+// registration tree; and ServeHTTP, which finds the route for a request and
+// otherwise answers as net/http.ServeMux does, with a redirect, 404 or 405.
+
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -17,62 +21,67 @@ import (
 // for patterns and precedence.
 //
 // A Router is safe for concurrent use. Routes may be registered while it
-// serves: a lookup never takes a lock and sees every route whose
-// registration returned before the lookup began.
+// serves: a lookup sees every route whose registration returned before the
+// lookup began, and takes no lock, except that the first request after
+// routes were registered at start-up compiles them, once, under the
+// registration lock.
 //
-// The zero value is not usable; call [New].
+// The zero value is an empty Router ready to use, as is the one [New]
+// returns.
 type Router struct {
 	mu          sync.Mutex       // guards the registration state below
 	roots       map[string]*node // registration trees, by host ("" for none)
 	constraints constraintSet
 	seq         int // routes registered so far
 
-	table      atomic.Pointer[table] // what lookups read
-	stale      atomic.Bool           // table lags behind roots
-	serving    atomic.Bool           // a request has been served
-	pathValues atomic.Bool           // populate r.PathValue
+	table        atomic.Pointer[table] // what lookups read; nil until compiled
+	stale        atomic.Bool           // table lags behind roots
+	serving      atomic.Bool           // a request has been served
+	noPathValues atomic.Bool           // do not populate r.PathValue
 }
 
-// New returns a new Router that populates [http.Request.PathValue].
-func New() *Router {
-	r := &Router{roots: map[string]*node{}}
-	r.pathValues.Store(true)
-	r.table.Store(compileTable(r.roots))
-	return r
-}
+// New returns a new, empty Router. It populates [http.Request.PathValue].
+func New() *Router { return &Router{} }
 
 // PopulatePathValues sets whether the router stores the matched wildcards in
 // the request with [http.Request.SetPathValue], so that handlers can read them
 // with [http.Request.PathValue]. It is on by default, as with
 // [http.ServeMux]; storing them allocates. [Param] works either way and does
 // not allocate, so turning this off makes every lookup allocation-free.
-func (r *Router) PopulatePathValues(enabled bool) { r.pathValues.Store(enabled) }
+func (r *Router) PopulatePathValues(enabled bool) { r.noPathValues.Store(!enabled) }
 
 // DefineConstraint defines a named constraint, usable in the patterns
-// registered afterwards as {name:constraintName}. match is called with the
-// unescaped path segment and must be safe for concurrent use. It panics if
-// the name is not an identifier or is already defined.
+// registered afterwards as {name:constraintName}. match is called with
+// unescaped path segments when serving, and with literal segments and
+// sample values when checking patterns at registration, so it must be a
+// pure function, safe for concurrent use. DefineConstraint panics with an
+// error if the name is not an identifier or is already defined.
 func (r *Router) DefineConstraint(name string, match func(segment string) bool) {
 	if match == nil {
-		panic("cairn: nil constraint function for " + name)
+		panic(fmt.Errorf("cairn: nil function for constraint %q", name))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.constraints.define(name, &constraint{key: name, match: match})
+	if err := r.constraints.define(name, &constraint{key: name, match: match}); err != nil {
+		panic(err)
+	}
 }
 
 // DefineRegexp defines a named constraint from a regular expression (in the
 // syntax of package regexp), which must match the whole unescaped segment.
-// It panics if the name is taken or the expression does not compile.
+// It panics with an error if the name is taken or the expression does not
+// compile.
 func (r *Router) DefineRegexp(name, expr string) {
 	c, err := compileConstraint(expr)
 	if err != nil {
-		panic(fmt.Sprintf("cairn: constraint %q: %v", name, err))
+		panic(fmt.Errorf("cairn: constraint %q: %w", name, err))
 	}
 	c.key = name
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.constraints.define(name, c)
+	if err := r.constraints.define(name, c); err != nil {
+		panic(err)
+	}
 }
 
 // Handle registers h for pattern. It panics with a [*PatternError] if the
@@ -111,10 +120,13 @@ func (r *Router) register(pattern string, h http.Handler, loc string) {
 // registerErr is register returning its error.
 func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 	if h == nil {
-		return errors.New("cairn: nil handler for pattern " + fmt.Sprintf("%q", s))
+		return fmt.Errorf("cairn: nil handler for pattern %q", s)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.roots == nil {
+		r.roots = map[string]*node{}
+	}
 	p, err := parsePattern(s, r.constraints.lookup)
 	if err != nil {
 		return err
@@ -147,10 +159,12 @@ func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 // current returns the table to serve with, compiling it first if routes
 // were registered before the first request.
 func (r *Router) current() *table {
-	if r.stale.Load() {
+	t := r.table.Load()
+	if t == nil || r.stale.Load() {
 		r.mu.Lock()
-		if r.stale.Load() {
-			r.table.Store(compileTable(r.roots))
+		if t = r.table.Load(); t == nil || r.stale.Load() {
+			t = compileTable(r.roots)
+			r.table.Store(t)
 			r.stale.Store(false)
 		}
 		r.serving.Store(true)
@@ -158,7 +172,7 @@ func (r *Router) current() *table {
 	} else if !r.serving.Load() {
 		r.serving.Store(true)
 	}
-	return r.table.Load()
+	return t
 }
 
 // ServeHTTP dispatches the request to the handler of the most specific
@@ -223,23 +237,24 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // serveRoute calls the handler of rt, which matched path p of req.
 func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, rt *route, p string, escaped bool) {
 	req.Pattern = rt.pat.str
-	if r.pathValues.Load() {
+	if !r.noPathValues.Load() {
 		setPathValues(req, rt.pat, p, escaped)
 	}
 	rt.handler.ServeHTTP(w, req)
 }
 
-// slashRedirect returns where to redirect a request for p, with q's method,
-// because p lacks a trailing slash that would make it match exactly, or "".
-func slashRedirect(t *table, host, p string, q *query, u *url.URL) string {
+// slashRedirect returns the route that p followed by a slash matches
+// exactly with q's method, and the URL to redirect u to for it, or nil and
+// "" if p already ends in a slash or no route matches so.
+func slashRedirect(t *table, host, p string, q *query, u *url.URL) (*route, string) {
 	if p == "" || strings.HasSuffix(p, "/") {
-		return ""
+		return nil, ""
 	}
 	rt := t.match(host, p, true, q)
 	if rt == nil || !rt.exact(p, true) {
-		return ""
+		return nil, ""
 	}
-	return (&url.URL{Path: cleanPath(u.Path) + "/", RawQuery: u.RawQuery}).String()
+	return rt, (&url.URL{Path: cleanPath(u.Path) + "/", RawQuery: u.RawQuery}).String()
 }
 
 // redirectToSlash redirects req to p followed by a slash, and reports
@@ -247,11 +262,11 @@ func slashRedirect(t *table, host, p string, q *query, u *url.URL) string {
 // net/http.ServeMux does, it sets req.Pattern to the pattern that the new
 // path matches.
 func redirectToSlash(t *table, w http.ResponseWriter, req *http.Request, host, p string, q *query) bool {
-	u := slashRedirect(t, host, p, q, req.URL)
-	if u == "" {
+	rt, u := slashRedirect(t, host, p, q, req.URL)
+	if rt == nil {
 		return false
 	}
-	req.Pattern = t.match(host, p, true, q).pat.str
+	req.Pattern = rt.pat.str
 	http.Redirect(w, req, u, http.StatusTemporaryRedirect)
 	return true
 }
@@ -266,16 +281,8 @@ func (r *Router) serveUnclean(t *table, w http.ResponseWriter, req *http.Request
 	if (rt == nil || !rt.exact(p, false)) && redirectToSlash(t, w, req, host, p, &q) {
 		return
 	}
-	if p == escapedPath {
-		// Only the escaping made the path look unclean ("*", say).
-		if rt == nil {
-			req.Pattern = ""
-			serveNoRoute(t, w, host, p, true)
-			return
-		}
-		r.serveRoute(w, req, rt, p, true)
-		return
-	}
+	// Invariant: p != escapedPath, since the caller found the path unclean
+	// and escaping changes neither slashes nor dots.
 	req.Pattern = ""
 	if rt != nil {
 		req.Pattern = rt.pat.str
@@ -291,7 +298,7 @@ func (r *Router) serveConnect(t *table, w http.ResponseWriter, req *http.Request
 	q := query{method: req.Method, escaped: true}
 	rt := t.match(req.URL.Host, p, false, &q)
 	if rt == nil || !rt.exact(p, false) {
-		if u := slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
+		if _, u := slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
 			req.Pattern = cleanPath(req.URL.Path) + "/"
 			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
 			return
@@ -320,7 +327,8 @@ func (rt *route) exact(p string, slash bool) bool {
 
 // Optimization: the 404 and 405 responses use shared header values, so that
 // answering them does not allocate. They are full slices (len == cap), so an
-// Add by a later writer copies them rather than writing into them.
+// Add by a later writer copies them rather than writing into them; like the
+// cached Allow values, they must be treated as read-only.
 var (
 	plainTextHeader = []string{"text/plain; charset=utf-8"}
 	nosniffHeader   = []string{"nosniff"}

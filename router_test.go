@@ -74,6 +74,9 @@ func patternWildcards(p string) []string {
 	return names
 }
 
+// TestServe checks which route answers each request, with what values, and
+// the redirects, 404 and 405 answers, on one router with patterns of every
+// kind.
 func TestServe(t *testing.T) {
 	r := newTestRouter(t,
 		"GET /{$}",
@@ -271,20 +274,42 @@ func TestMalformedRequests(t *testing.T) {
 		{"path over the header limit", "GET /" + strings.Repeat("a", 1<<20+8192) + " HTTP/1.1", 431},
 		{"good", "GET /a%20b HTTP/1.1", 200},
 	} {
-		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-		if err != nil {
-			t.Fatal(err)
+		if got, err := rawRequest(srv.Listener.Addr().String(), tt.line); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		} else if got != tt.code {
+			t.Errorf("%s: got %d, want %d", tt.name, got, tt.code)
 		}
-		fmt.Fprintf(conn, "%s\r\nHost: x\r\nConnection: close\r\n\r\n", tt.line)
-		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		resp.Body.Close()
-		conn.Close()
-		if resp.StatusCode != tt.code {
-			t.Errorf("%s: got %d, want %d", tt.name, resp.StatusCode, tt.code)
-		}
+	}
+}
+
+// rawRequest sends a request with the given request line to addr and
+// returns the status code of the answer.
+func rawRequest(addr, line string) (int, error) {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "%s\r\nHost: x\r\nConnection: close\r\n\r\n", line)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// TestZeroRouter checks that the zero value is usable, with path values on.
+func TestZeroRouter(t *testing.T) {
+	var r cairn.Router
+	if got := serveOnce(t, &r, "GET", "/"); got.code != 404 {
+		t.Errorf("empty zero Router: got %d, want 404", got.code)
+	}
+	r.HandleFunc("GET /a/{x}", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("X-Values", req.PathValue("x"))
+	})
+	if got := serveOnce(t, &r, "GET", "/a/b"); got.code != 200 || got.values != "b" {
+		t.Errorf("zero Router: got %+v, want 200 and PathValue b", got)
 	}
 }
 

@@ -42,6 +42,7 @@ func dumpNode(b *strings.Builder, n *node, depth int) {
 	}
 }
 
+// TestTreeShape pins the registration tree for a small pattern set.
 func TestTreeShape(t *testing.T) {
 	r := New()
 	h := http.NotFoundHandler()
