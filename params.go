@@ -29,55 +29,57 @@ import (
 // from the default encoding (then r.URL.RawPath is set and the value is
 // unescaped into a new string).
 func Param(r *http.Request, name string) string {
-	idx, multi := wildcardIndex(r.Pattern, name)
-	if idx < 0 {
+	if !plausibleName(name) {
+		return ""
+	}
+	pat := r.Pattern
+	// The path of a pattern is what follows its first '/': neither a method
+	// nor a host may contain one.
+	i := strings.IndexByte(pat, '/')
+	if i < 0 {
 		return ""
 	}
 	p, escaped := requestPath(r.URL)
-	v, ok := segmentAt(p, idx, multi)
+	v, ok := lookupValue(pat[i:], p, name)
 	if !ok {
 		return ""
 	}
 	return segmentValue(v, escaped)
 }
 
-// wildcardIndex returns the index of the path segment of pattern that is the
-// wildcard name, and whether it is a {name...} wildcard; the index is -1 if
-// there is none. The pattern is assumed valid.
+// lookupValue walks the pattern path pat and the request path p together,
+// segment by segment, and returns the raw value in p of the wildcard name.
 //
-// Optimization: it jumps from '{' to '{' with IndexByte and counts the
-// slashes before the one it wants only once. Neither a method nor a host
-// nor a constraint may contain a '/', so the path starts at the first one
-// and every later one separates segments; a wildcard's '{' always follows a
-// '/', while a '{' inside a constraint never does.
-func wildcardIndex(pattern, name string) (int, bool) {
-	start := strings.IndexByte(pattern, '/')
-	if start < 0 || !plausibleName(name) {
-		return -1, false
+// Optimization: one pass over both strings, with no allocation. A '/' in
+// pat always separates segments, since a constraint may not contain one,
+// and a wildcard's '{' always starts a segment, while a '{' inside a
+// constraint never does.
+func lookupValue(pat, p, name string) (string, bool) {
+	if p == "" || p[0] != '/' {
+		return "", false
 	}
-	path := pattern[start:]
-	for off := 0; ; {
-		i := strings.IndexByte(path[off:], '{')
-		if i < 0 {
-			return -1, false
-		}
-		i += off
-		off = i + 1
-		if path[i-1] != '/' {
-			continue
-		}
-		rest := path[i+1:]
-		if len(rest) <= len(name) || rest[:len(name)] != name {
-			continue
-		}
-		switch rest = rest[len(name):]; rest[0] {
-		case '}', ':':
-			return strings.Count(path[:i], "/") - 1, false
-		case '.':
-			if strings.HasPrefix(rest, "...}") {
-				return strings.Count(path[:i], "/") - 1, true
+	for {
+		// Invariant: pat[0] == '/' and p[0] == '/', at corresponding segments.
+		seg := pat[1:]
+		if len(seg) > len(name)+1 && seg[0] == '{' && seg[1:1+len(name)] == name {
+			switch rest := seg[1+len(name):]; rest[0] {
+			case '}', ':':
+				if j := strings.IndexByte(p[1:], '/'); j >= 0 {
+					return p[1 : 1+j], true
+				}
+				return p[1:], true
+			case '.':
+				if strings.HasPrefix(rest, "...}") {
+					return p[1:], true
+				}
 			}
 		}
+		j := strings.IndexByte(seg, '/')
+		k := strings.IndexByte(p[1:], '/')
+		if j < 0 || k < 0 {
+			return "", false
+		}
+		pat, p = seg[j:], p[1+k:]
 	}
 }
 
@@ -96,29 +98,6 @@ func plausibleName(name string) bool {
 		}
 	}
 	return true
-}
-
-// segmentAt returns the raw segment at index idx of path p, or with multi
-// the rest of the path from that segment on.
-func segmentAt(p string, idx int, multi bool) (string, bool) {
-	if p == "" || p[0] != '/' {
-		return "", false
-	}
-	p = p[1:]
-	for ; idx > 0; idx-- {
-		j := strings.IndexByte(p, '/')
-		if j < 0 {
-			return "", false
-		}
-		p = p[j+1:]
-	}
-	if multi {
-		return p, true
-	}
-	if j := strings.IndexByte(p, '/'); j >= 0 {
-		return p[:j], true
-	}
-	return p, true
 }
 
 // setPathValues stores the wildcards of pat, which matched path p, in r for

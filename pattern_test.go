@@ -271,29 +271,27 @@ func FuzzCleanPath(f *testing.F) {
 	})
 }
 
-// TestWildcardIndex checks where Param finds a wildcard in a pattern.
-func TestWildcardIndex(t *testing.T) {
+// TestLookupValue checks where Param finds a wildcard's value.
+func TestLookupValue(t *testing.T) {
 	for _, tt := range []struct {
-		pattern, name string
-		idx           int
-		multi         bool
+		pattern, path, name, want string
+		ok                        bool
 	}{
-		{"/a/{x}", "x", 1, false},
-		{"GET example.com/{x}/b", "x", 0, false},
-		{"/{xx}/{x}", "x", 1, false},
-		{"/{x:int}", "x", 0, false},
-		{"/a/{rest...}", "rest", 1, true},
-		{"/x/{y}", "x", -1, false},
-		{"/{c:a{x}}", "x", -1, false},
-		{"/{a}/{b}/{c}", "c", 2, false},
-		{"/{a}", "", -1, false},
-		{"/{a}", "/", -1, false},
-		{"/{a}", "{a}", -1, false},
-		{"", "a", -1, false},
+		{"/a/{x}", "/a/b", "x", "b", true},
+		{"/{xx}/{x}", "/1/2", "x", "2", true},
+		{"/{x:int}", "/42", "x", "42", true},
+		{"/a/{rest...}", "/a/b/c", "rest", "b/c", true},
+		{"/a/{rest...}", "/a/", "rest", "", true},
+		{"/x/{y}", "/x/1", "x", "", false},
+		{"/{c:a{x}}", "/1", "x", "", false},
+		{"/{a}/{b}/{c}", "/1/2/3", "c", "3", true},
+		{"/{a}/{b}", "/1", "b", "", false},
+		{"/a/{x}/", "/a/b/", "x", "b", true},
+		{"/{a}", "", "a", "", false},
 	} {
-		idx, multi := wildcardIndex(tt.pattern, tt.name)
-		if idx != tt.idx || multi != tt.multi {
-			t.Errorf("wildcardIndex(%q, %q) = %d, %v, want %d, %v", tt.pattern, tt.name, idx, multi, tt.idx, tt.multi)
+		got, ok := lookupValue(tt.pattern, tt.path, tt.name)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("lookupValue(%q, %q, %q) = %q, %v, want %q, %v", tt.pattern, tt.path, tt.name, got, ok, tt.want, tt.ok)
 		}
 	}
 }
