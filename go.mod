@@ -1,3 +1,3 @@
 module github.com/cairn-go/cairn
 
-go 1.23
+go 1.24

@@ -9,7 +9,9 @@ package cairn
 // so its value is the third segment of the path. Both fields survive
 // [http.Request.WithContext], so the values stay readable in every
 // middleware and handler that runs after matching, with nothing allocated
-// and nothing to release.
+// and nothing to release. Where the wildcard is comes from the route's
+// layout (see layout.go) or, for a pattern that no live Router owns, from
+// scanning the pattern.
 
 import (
 	"net/http"
@@ -29,6 +31,27 @@ import (
 // from the default encoding (then r.URL.RawPath is set and the value is
 // unescaped into a new string).
 func Param(r *http.Request, name string) string {
+	if l := layouts.find(r.Pattern); l != nil {
+		idx, multi := l.find(name)
+		if idx < 0 {
+			return ""
+		}
+		p, escaped := requestPath(r.URL)
+		var v string
+		var ok bool
+		if !l.tail && idx >= l.nsegs/2 {
+			// Optimization: the path has exactly nsegs segments, and this
+			// one is closer to the end.
+			v, ok = segmentFromEnd(p, l.nsegs-1-idx)
+		} else {
+			v, ok = segmentAt(p, idx, multi)
+		}
+		if !ok {
+			return ""
+		}
+		return segmentValue(v, escaped)
+	}
+	// A pattern of no live Router: from a ServeMux, or set by hand.
 	if !plausibleName(name) {
 		return ""
 	}
@@ -81,6 +104,46 @@ func lookupValue(pat, p, name string) (string, bool) {
 		}
 		pat, p = seg[j:], p[1+k:]
 	}
+}
+
+// segmentAt returns the raw segment at index idx of path p, or with multi
+// the rest of the path from that segment on.
+func segmentAt(p string, idx int, multi bool) (string, bool) {
+	if p == "" || p[0] != '/' {
+		return "", false
+	}
+	p = p[1:]
+	for ; idx > 0; idx-- {
+		j := strings.IndexByte(p, '/')
+		if j < 0 {
+			return "", false
+		}
+		p = p[j+1:]
+	}
+	if multi {
+		return p, true
+	}
+	if j := strings.IndexByte(p, '/'); j >= 0 {
+		return p[:j], true
+	}
+	return p, true
+}
+
+// segmentFromEnd returns the raw segment of path p that has k segments
+// after it.
+func segmentFromEnd(p string, k int) (string, bool) {
+	for ; k > 0; k-- {
+		j := strings.LastIndexByte(p, '/')
+		if j < 0 {
+			return "", false
+		}
+		p = p[:j]
+	}
+	j := strings.LastIndexByte(p, '/')
+	if j < 0 {
+		return "", false
+	}
+	return p[j+1:], true
 }
 
 // plausibleName reports whether name could be a wildcard name: it is not

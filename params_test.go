@@ -3,8 +3,10 @@ package cairn
 import (
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestParam checks Param on requests built by hand, including escaped
@@ -36,8 +38,9 @@ func TestParam(t *testing.T) {
 	}
 }
 
-// BenchmarkParamFunc measures Param alone, for the first and last wildcard
-// of a short pattern and the last of a pattern with 20 wildcards.
+// BenchmarkParamFunc measures Param alone, for the first and second
+// wildcard of a GitHub pattern and the last of a pattern with 20 wildcards,
+// on requests routed by a Router.
 func BenchmarkParamFunc(b *testing.B) {
 	var p20, u20 strings.Builder
 	for i := 0; i < 20; i++ {
@@ -52,14 +55,48 @@ func BenchmarkParamFunc(b *testing.B) {
 		{"params=20/last", "GET " + p20.String(), u20.String(), "pt"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			r := &http.Request{Pattern: bc.pattern, URL: &url.URL{Path: bc.path}}
-			if Param(r, bc.param) == "" {
-				b.Fatal("no value")
+			// Route the request once, so that r.Pattern is the route's.
+			router := New()
+			router.HandleFunc(bc.pattern, func(http.ResponseWriter, *http.Request) {})
+			r := &http.Request{Method: "GET", URL: &url.URL{Path: bc.path}}
+			router.ServeHTTP(&recorder{h: http.Header{}}, r)
+			if layouts.find(r.Pattern) == nil || Param(r, bc.param) == "" {
+				b.Fatal("no layout or no value")
 			}
 			b.ReportAllocs()
+			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				Param(r, bc.param)
 			}
 		})
+	}
+}
+
+// TestLayoutRegistry checks that a router's layouts are published when it
+// serves, found from r.Pattern, and removed once the router is collected.
+func TestLayoutRegistry(t *testing.T) {
+	pattern := func() string {
+		router := New()
+		router.HandleFunc("GET /layout/{a}/{b...}", func(http.ResponseWriter, *http.Request) {})
+		r := &http.Request{Method: "GET", URL: &url.URL{Path: "/layout/1/2/3"}}
+		router.ServeHTTP(&recorder{h: http.Header{}}, r)
+		if l := layouts.find(r.Pattern); l == nil {
+			t.Fatal("layout not published")
+		}
+		if got := Param(r, "b"); got != "2/3" {
+			t.Errorf("Param(b) = %q, want %q", got, "2/3")
+		}
+		// A prefix of the pattern shares its address but is another string.
+		if layouts.find(r.Pattern[:5]) != nil {
+			t.Error("found a layout for a prefix of the pattern")
+		}
+		return r.Pattern
+	}()
+	for i := 0; i < 50 && layouts.find(pattern) != nil; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if layouts.find(pattern) != nil {
+		t.Error("layout still registered after its router was collected")
 	}
 }

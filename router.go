@@ -32,7 +32,8 @@ type Router struct {
 	mu          sync.Mutex       // guards the registration state below
 	roots       map[string]*node // registration trees, by host ("" for none)
 	constraints constraintSet
-	seq         int // routes registered so far
+	seq         int            // routes registered so far
+	layouts     *routerLayouts // for Param
 
 	table        atomic.Pointer[table] // what lookups read; nil until compiled
 	stale        atomic.Bool           // table lags behind roots
@@ -132,6 +133,9 @@ func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 		return err
 	}
 	p.loc = loc
+	// The route's own copy of the pattern, whose address identifies its
+	// layout (see layout.go).
+	p.str = strings.Clone(s)
 	root := r.roots[p.host]
 	if root == nil {
 		root = &node{}
@@ -148,7 +152,14 @@ func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 	}
 	r.seq++
 	root.insert(newRoute(p, h, r.seq))
+	if p.wildcards() > 0 {
+		if r.layouts == nil {
+			r.layouts = &routerLayouts{}
+		}
+		r.layouts.pending = append(r.layouts.pending, newLayout(p))
+	}
 	if r.serving.Load() {
+		r.publishLayouts()
 		r.table.Store(compileTable(r.roots))
 	} else {
 		r.stale.Store(true)
@@ -163,6 +174,7 @@ func (r *Router) current() *table {
 	if t == nil || r.stale.Load() {
 		r.mu.Lock()
 		if t = r.table.Load(); t == nil || r.stale.Load() {
+			r.publishLayouts()
 			t = compileTable(r.roots)
 			r.table.Store(t)
 			r.stale.Store(false)
