@@ -60,6 +60,13 @@ func Routers() []Router {
 		Cairn,
 		CairnPathValues,
 		ServeMux,
+		HTTPRouter,
+		Chi,
+		Gorilla,
+		Echo,
+		Gin,
+		BunRouter,
+		HTTPTreeMux,
 	}
 }
 

@@ -1,0 +1,228 @@
+// This file computes the summary at the top of the report, from the
+// medians of the suites it knows by name; a suite that is missing simply
+// leaves its facts out:
+//
+//   - Single and API: for each case, the fastest peer (a router other than
+//     cairn and cairn-pathvalue), cairn's ratio to it, and the ratios of
+//     cairn and cairn-pathvalue to servemux;
+//   - every suite: the geometric mean of cairn ÷ servemux;
+//   - Constraints: cairn against gorilla, the only peer with regexp
+//     constraints in the same style;
+//   - Growth and Depth: how flat each router stays, its median at the
+//     largest size divided by its median at the smallest;
+//   - Register: heap bytes per route of cairn and httprouter at the
+//     largest size.
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Names of the suites the summary knows.
+const (
+	suiteSingle      = "Single"
+	suiteAPI         = "API"
+	suiteConstraints = "Constraints"
+	suiteGrowth      = "Growth"
+	suiteDepth       = "Depth"
+	suiteRegister    = "Register"
+)
+
+// isPeer reports whether router r is another project's router.
+func isPeer(r string) bool { return r != reference && r != "cairn-pathvalue" }
+
+// caseName returns "Suite/case", or "Suite" for the case "".
+func caseName(s *Suite, c string) string {
+	if c == "" {
+		return s.Name
+	}
+	return s.Name + "/" + c
+}
+
+// writeFacts writes the summary of the results.
+func writeFacts(w io.Writer, res *Results, gs []*group) {
+	fmt.Fprintf(w, "## Summary\n\n")
+	fmt.Fprintf(w, "Computed from the medians below. Here a ratio is written out as cairn ÷ other: below 1.00× cairn is faster or smaller. ")
+	fmt.Fprintf(w, "(In the tables of the suites, the ratio is the other router ÷ cairn.)\n\n")
+	writeFastest(w, res)
+	var items []string
+	items = append(items, serveMuxFacts(res)...)
+	items = append(items, constraintFacts(res)...)
+	items = append(items, heapFacts(gs)...)
+	for _, it := range items {
+		fmt.Fprintf(w, "- %s\n", it)
+	}
+	if len(items) > 0 {
+		fmt.Fprintln(w)
+	}
+	writeFlatness(w, gs)
+}
+
+// writeFastest writes, for each case of the Single and API suites, the
+// fastest peer and how cairn compares with it and with servemux.
+func writeFastest(w io.Writer, res *Results) {
+	header := false
+	for _, name := range []string{suiteSingle, suiteAPI} {
+		s := res.Suite(name)
+		if s == nil || !s.HasUnit("ns/op") {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "**Against the fastest peer** (and against net/http.ServeMux, which cairn can replace):\n\n")
+			fmt.Fprintf(w, "| Case | Fastest peer | Its time | cairn | cairn ÷ fastest | cairn ÷ servemux | cairn-pathvalue ÷ servemux |\n")
+			fmt.Fprintf(w, "|:--|:--|--:|--:|--:|--:|--:|\n")
+			header = true
+		}
+		for _, c := range s.Cases {
+			best, bestT := "", math.Inf(1)
+			for _, r := range s.Routers {
+				if st, ok := s.Stat(c, r, "ns/op"); ok && isPeer(r) && st.Median < bestT {
+					best, bestT = r, st.Median
+				}
+			}
+			cairn, okC := s.Stat(c, reference, "ns/op")
+			pv, okPV := s.Stat(c, "cairn-pathvalue", "ns/op")
+			mux, okMux := s.Stat(c, "servemux", "ns/op")
+			row := []string{esc(caseName(s, c)), "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
+			if best != "" {
+				row[1], row[2] = best, formatValue(bestT, "ns/op")
+			}
+			if okC {
+				row[3] = formatValue(cairn.Median, "ns/op")
+				if best != "" {
+					row[4] = formatRatio(cairn.Median / bestT)
+				}
+				if okMux {
+					row[5] = formatRatio(ratio(cairn.Median, mux.Median))
+				}
+			}
+			if okPV && okMux {
+				row[6] = formatRatio(ratio(pv.Median, mux.Median))
+			}
+			fmt.Fprintf(w, "|")
+			for _, f := range row {
+				fmt.Fprintf(w, " %s |", f)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if header {
+		fmt.Fprintln(w)
+	}
+}
+
+// serveMuxFacts returns the geometric means, over every case of every
+// suite where both ran, of cairn ÷ servemux and cairn-pathvalue ÷ servemux.
+func serveMuxFacts(res *Results) []string {
+	var facts []string
+	for _, r := range []string{reference, "cairn-pathvalue"} {
+		sum, n := 0.0, 0
+		for _, s := range res.Suites {
+			for _, c := range s.Cases {
+				a, okA := s.Stat(c, r, "ns/op")
+				b, okB := s.Stat(c, "servemux", "ns/op")
+				if okA && okB && a.Median > 0 && b.Median > 0 {
+					sum += math.Log(a.Median / b.Median)
+					n++
+				}
+			}
+		}
+		if n > 0 {
+			facts = append(facts, fmt.Sprintf("%s ÷ servemux, geometric mean over the %d cases of all suites that both ran: %s.", r, n, formatRatio(math.Exp(sum/float64(n)))))
+		}
+	}
+	return facts
+}
+
+// constraintFacts returns cairn's ratio to gorilla on each case of the
+// Constraints suite.
+func constraintFacts(res *Results) []string {
+	s := res.Suite(suiteConstraints)
+	if s == nil {
+		return nil
+	}
+	var facts []string
+	for _, c := range s.Cases {
+		a, okA := s.Stat(c, reference, "ns/op")
+		b, okB := s.Stat(c, "gorilla", "ns/op")
+		if okA && okB {
+			facts = append(facts, fmt.Sprintf("%s: cairn %s, gorilla %s: cairn ÷ gorilla = %s.", esc(caseName(s, c)),
+				formatValue(a.Median, "ns/op"), formatValue(b.Median, "ns/op"), formatRatio(ratio(a.Median, b.Median))))
+		}
+	}
+	return facts
+}
+
+// writeFlatness writes, for the size groups of the Growth and Depth
+// suites, each router's median ns/op at the largest size divided by its
+// median at the smallest.
+func writeFlatness(w io.Writer, gs []*group) {
+	var flat []*group
+	for _, g := range gs {
+		if g.Numeric() && (g.Suite.Name == suiteGrowth || g.Suite.Name == suiteDepth) && g.Suite.HasUnit("ns/op") {
+			flat = append(flat, g)
+		}
+	}
+	if len(flat) == 0 {
+		return
+	}
+	var routers []string
+	for _, g := range flat {
+		for _, r := range g.Suite.Routers {
+			if !slices.Contains(routers, r) {
+				routers = append(routers, r)
+			}
+		}
+	}
+	slices.SortStableFunc(routers, func(a, b string) int { return routerRank(a) - routerRank(b) })
+
+	fmt.Fprintf(w, "**Flatness** (ns/op at the largest size ÷ ns/op at the smallest; 1.00× is perfectly flat):\n\n| Router |")
+	for _, g := range flat {
+		fmt.Fprintf(w, " %s: %s → %s |", esc(g.Title()), esc(g.Labels[0]), esc(g.Labels[len(g.Labels)-1]))
+	}
+	fmt.Fprintf(w, "\n|:--|%s\n", strings.Repeat("--:|", len(flat)))
+	for _, r := range routers {
+		name := esc(routerLabel(r))
+		if r == reference {
+			name = "**" + name + "**"
+		}
+		fmt.Fprintf(w, "| %s |", name)
+		for _, g := range flat {
+			first, ok1 := g.Suite.Stat(g.Cases[0], r, "ns/op")
+			last, ok2 := g.Suite.Stat(g.Cases[len(g.Cases)-1], r, "ns/op")
+			cell := "n/a"
+			if ok1 && ok2 {
+				cell = fmt.Sprintf("%s (%s → %s)", formatRatio(ratio(last.Median, first.Median)),
+					formatValue(first.Median, "ns/op"), formatValue(last.Median, "ns/op"))
+			}
+			fmt.Fprintf(w, " %s |", cell)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+}
+
+// heapFacts returns cairn's and httprouter's B/route at the largest size
+// of each group of the Register suite.
+func heapFacts(gs []*group) []string {
+	const unit = "B/route"
+	var facts []string
+	for _, g := range gs {
+		if g.Suite.Name != suiteRegister || !g.Suite.HasUnit(unit) {
+			continue
+		}
+		c := g.Cases[len(g.Cases)-1]
+		a, okA := g.Suite.Stat(c, reference, unit)
+		b, okB := g.Suite.Stat(c, "httprouter", unit)
+		if okA && okB {
+			facts = append(facts, fmt.Sprintf("Heap per route, %s: cairn %s, httprouter %s: cairn ÷ httprouter = %s.", esc(caseName(g.Suite, c)),
+				formatValue(a.Median, unit), formatValue(b.Median, unit), formatRatio(ratio(a.Median, b.Median))))
+		}
+	}
+	return facts
+}

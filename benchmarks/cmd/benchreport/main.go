@@ -1,0 +1,214 @@
+// Benchreport runs the router benchmarks and writes a report of them, with
+// tables and charts, in Markdown.
+//
+// Usage, in the benchmarks module:
+//
+//	go run ./cmd/benchreport [flags]
+//
+// Unless -in names earlier output, it runs
+//
+//	go test -run '^$' -bench . -benchmem -count 6 -benchtime 1s -timeout 0 -cpu 1 -v .
+//
+// showing its output on standard error as it goes, and saves that output,
+// after a description of the machine, in benchmarks.txt in the output
+// directory. It then summarizes each benchmark as benchstat does, by the
+// median of its runs and the 95% confidence interval of the median, and
+// writes benchmarks.md and the SVG charts it shows, in img/, to the output
+// directory. (-v makes go test print why a router skipped a benchmark.)
+//
+// The flags are:
+//
+//	-bench regexp   benchmarks to run (default ".")
+//	-count n        runs of each benchmark (default 6)
+//	-benchtime t    time or iterations of each run, as for go test (default 1s)
+//	-in file        read the output of an earlier run instead of running
+//	-out-dir dir    where the outputs go (default ../docs)
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config holds the command-line flags.
+type config struct {
+	bench, benchtime, in, outDir string
+	count                        int
+}
+
+func main() {
+	var cfg config
+	flag.StringVar(&cfg.bench, "bench", ".", "run only the benchmarks matching `regexp`")
+	flag.IntVar(&cfg.count, "count", 6, "run each benchmark `n` times")
+	flag.StringVar(&cfg.benchtime, "benchtime", "1s", "run each benchmark for time `t` or, as 100x, 100 times")
+	flag.StringVar(&cfg.in, "in", "", "read go test output from `file` instead of running the benchmarks")
+	flag.StringVar(&cfg.outDir, "out-dir", "../docs", "write benchmarks.txt, benchmarks.md and img/ to `dir`")
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: go run ./cmd/benchreport [flags]\n\nRun in the benchmarks module.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 || cfg.count < 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(cfg, os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// run produces the report that cfg asks for; args are the command-line
+// arguments, to quote in the report. Progress and warnings go to stderr.
+// If go test fails, run still writes a report of the benchmarks that ran,
+// then returns the error.
+func run(cfg config, args []string, stderr io.Writer) error {
+	if err := os.MkdirAll(cfg.outDir, 0o755); err != nil {
+		return fmt.Errorf("benchreport: %w", err)
+	}
+	var (
+		data    []byte
+		info    Info
+		rawPath = filepath.Join(cfg.outDir, "benchmarks.txt")
+		testErr error
+		// headerless is set if the -in file does not describe its run.
+		headerless bool
+	)
+	if cfg.in == "" {
+		if err := checkModule("."); err != nil {
+			return err
+		}
+		goArgs := testArgs(cfg)
+		info = collectInfo(".", stderr)
+		info.Command = shellJoin(append([]string{"go"}, goArgs...))
+		info.Date = time.Now().UTC().Format("2006-01-02 15:04 MST")
+		data, testErr = runBenchmarks(goArgs, rawPath, info, stderr)
+		if data == nil {
+			return testErr
+		}
+	} else {
+		var err error
+		data, err = os.ReadFile(cfg.in)
+		if err != nil {
+			return fmt.Errorf("benchreport: %w", err)
+		}
+		rawPath = cfg.in
+		var ok bool
+		if info, ok = readInfo(data); !ok {
+			headerless = true
+			fmt.Fprintf(stderr, "benchreport: %s does not describe its run; describing this machine instead\n", cfg.in)
+			info = collectInfo(".", stderr)
+			if st, err := os.Stat(cfg.in); err == nil {
+				info.Date = st.ModTime().UTC().Format("2006-01-02 15:04 MST")
+			}
+		}
+	}
+
+	res, err := parseResults(data, rawPath)
+	if err != nil {
+		return errors.Join(testErr, err)
+	}
+	if cpu := res.Config["cpu"]; headerless && cpu != "" {
+		info.CPU = cpu // go test's own description of the machine that ran it
+	}
+	rep := &report{res: res, info: info, raw: relPath(cfg.outDir, rawPath), groups: allGroups(res)}
+	rep.tool = shellJoin(append([]string{"go", "run", "./cmd/benchreport"}, args...))
+	rep.charts, err = drawCharts(rep.groups, cfg.outDir)
+	if err != nil {
+		return errors.Join(testErr, err)
+	}
+	mdPath := filepath.Join(cfg.outDir, "benchmarks.md")
+	if err := os.WriteFile(mdPath, markdown(rep), 0o644); err != nil {
+		return errors.Join(testErr, fmt.Errorf("benchreport: %w", err))
+	}
+	fmt.Fprintf(stderr, "benchreport: wrote %s and %d charts in %s\n", mdPath, countCharts(rep.charts), filepath.Join(cfg.outDir, imgDir))
+	return testErr
+}
+
+// testArgs returns the arguments of the go test command that runs the
+// benchmarks.
+func testArgs(cfg config) []string {
+	return []string{"test", "-run", "^$", "-bench", cfg.bench, "-benchmem",
+		"-count", strconv.Itoa(cfg.count), "-benchtime", cfg.benchtime,
+		"-timeout", "0", "-cpu", "1", "-v", "."}
+}
+
+// runBenchmarks runs go with args in the current directory, copying its
+// standard output to stderr and, after info, to the file rawPath, and
+// returns what it wrote to the file. If go fails, it returns the output
+// so far, if any, and the error.
+func runBenchmarks(args []string, rawPath string, info Info, stderr io.Writer) ([]byte, error) {
+	f, err := os.Create(rawPath)
+	if err != nil {
+		return nil, fmt.Errorf("benchreport: %w", err)
+	}
+	var buf bytes.Buffer
+	out := io.MultiWriter(f, &buf)
+	if err := writeInfo(out, info); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("benchreport: %w", err)
+	}
+	fmt.Fprintf(stderr, "benchreport: running %s\n", info.Command)
+	cmd := exec.Command("go", args...)
+	cmd.Stdout = io.MultiWriter(out, stderr)
+	cmd.Stderr = stderr
+	runErr := cmd.Run()
+	if err := f.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil {
+		runErr = fmt.Errorf("benchreport: %s: %w (output kept in %s)", info.Command, runErr, rawPath)
+	}
+	return buf.Bytes(), runErr
+}
+
+// checkModule reports an error if dir is not the benchmarks module.
+func checkModule(dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil || !bytes.Contains(b, []byte("module github.com/cairn-go/cairn/benchmarks\n")) {
+		return errors.New("benchreport: run me in the benchmarks module: cd benchmarks && go run ./cmd/benchreport")
+	}
+	return nil
+}
+
+// relPath returns target relative to dir, with slashes, or target itself
+// if it has no such relative path.
+func relPath(dir, target string) string {
+	if rel, err := filepath.Rel(dir, target); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(target)
+}
+
+// shellJoin joins args into a command line for a POSIX shell, quoting
+// those that need it.
+func shellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if a == "" || strings.ContainsFunc(a, func(c rune) bool {
+			return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./=:,+@%", c))
+		}) {
+			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
+}
+
+// countCharts returns the number of charts.
+func countCharts(charts map[*group][]chart) int {
+	n := 0
+	for _, cs := range charts {
+		n += len(cs)
+	}
+	return n
+}

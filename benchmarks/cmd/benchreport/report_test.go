@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sampleInfo is the machine description injected into reports in tests.
+var sampleInfo = Info{
+	Command: "go test -run '^$' -bench . -benchmem -count 6 -benchtime 1s -timeout 0 -cpu 1 -v .",
+	Date:    "2026-01-02 15:04 UTC",
+	CPU:     "Test CPU @ 3.0GHz",
+	Cores:   "2",
+	Memory:  "8.00 GiB",
+	OS:      "Test Linux, Linux 6.1.0, amd64",
+	Go:      "go1.26.0",
+	Cairn:   "abc1234",
+	Modules: []Module{{"chi", "github.com/go-chi/chi/v5", "v5.5.0"}},
+}
+
+// makeReport parses sampleOutput and draws its charts into dir.
+func makeReport(tb testing.TB, dir string) *report {
+	tb.Helper()
+	res := parseSample(tb)
+	rep := &report{res: res, info: sampleInfo, raw: "benchmarks.txt", tool: "go run ./cmd/benchreport", groups: allGroups(res)}
+	var err error
+	if rep.charts, err = drawCharts(rep.groups, dir); err != nil {
+		tb.Fatal(err)
+	}
+	return rep
+}
+
+func TestValueCell(t *testing.T) {
+	res := parseSample(t)
+	single := res.Suite("Single")
+	for _, tt := range []struct {
+		suite, c, router, unit string
+		want                   string
+	}{
+		{"Single", "static", "cairn", "ns/op", "12.5 ns ±700%"},
+		{"Single", "static", "chi", "ns/op", "100 ns ±∞ (8.00×)"},
+		{"Single", "param1", "servemux", "ns/op", "150 ns ±∞ (5.00×, pv 3.75×)"},
+		{"Single", "param1", "httprouter", "ns/op", "25.0 ns ±∞ (0.83×)"},
+		{"Constraints", "", "httprouter", "ns/op", "n/a"},
+		{"Constraints", "", "gorilla", "ns/op", "1.50 µs ±∞ (15.0×)"},
+		{"EndToEnd", "github", "chi", "req/s", "40.0k ±∞ (0.80×)"},
+	} {
+		if got := valueCell(res.Suite(tt.suite), tt.c, tt.router, tt.unit); got != tt.want {
+			t.Errorf("%s/%s/%s %s: got %q, want %q", tt.suite, tt.c, tt.router, tt.unit, got, tt.want)
+		}
+	}
+	if got, want := memoryCell(single, "param1", "chi"), "400 B · 2"; got != want {
+		t.Errorf("memory Single/param1/chi: got %q, want %q", got, want)
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	rep := makeReport(t, dir)
+	md := string(markdown(rep))
+	for _, want := range []string{
+		"    go test -run '^$' -bench . -benchmem -count 6 -benchtime 1s -timeout 0 -cpu 1 -v .\n",
+		"which ran, on 2026-01-02 15:04 UTC:",
+		"| CPU | Test CPU @ 3.0GHz |",
+		"| cairn | github.com/cairn-go/cairn | commit abc1234 (this repository) |",
+		"| servemux | net/http | go1.26.0 |",
+		"| chi | github.com/go-chi/chi/v5 | v5.5.0 |",
+		"| httprouter | unknown | unknown |",
+		"| Single/static | httprouter | 10.0 ns | 12.5 ns | 1.25× | 0.25× | 0.40× |",
+		"| Single/param1 | httprouter | 25.0 ns | 30.0 ns | 1.20× | 0.20× | 0.27× |",
+		"- Constraints: cairn 100 ns, gorilla 1.50 µs: cairn ÷ gorilla = 0.07×.",
+		"- Heap per route, Register/static/routes=10000: cairn 150 B, httprouter 120 B: cairn ÷ httprouter = 1.25×.",
+		"| **cairn** | 1.50× (20.0 ns → 30.0 ns) |",
+		"| Router | static | param1 |\n|:--|--:|--:|\n| **cairn** | 12.5 ns ±700% | 30.0 ns ±∞ |\n",
+		"| servemux | 50.0 ns ±∞ (4.00×, pv 2.50×) | 150 ns ±∞ (5.00×, pv 3.75×) |",
+		"| chi | 64 B · 1 | 400 B · 2 |",
+		"| httprouter | n/a |",
+		"- httprouter: the router cannot express these routes: GET /users/{id:[0-9]+}",
+		"### Growth/static",
+		"| Router | routes=10 | routes=1000 |",
+		"**B/route** (lower is better;",
+		"**req/s** (higher is better;",
+		"![Single/static: time per op](img/single-static.svg)",
+		"![Growth/static: ns/op by routes](img/growth-static-ns-op.svg)",
+		"![Register/static: B/route by routes](img/register-static-b-route.svg)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "\n\n\n") || !strings.HasSuffix(md, ")\n") {
+		t.Errorf("report has a run of blank lines or a blank last line")
+	}
+
+	again := string(markdown(makeReport(t, t.TempDir())))
+	if again != md {
+		t.Errorf("two reports of the same results differ")
+	}
+}
+
+func TestCharts(t *testing.T) {
+	dir := t.TempDir()
+	rep := makeReport(t, dir)
+	want := map[string]bool{
+		"img/single-static.svg":           true,
+		"img/single-param1.svg":           true,
+		"img/constraints.svg":             true,
+		"img/growth-static-ns-op.svg":     true,
+		"img/register-static-ns-op.svg":   true,
+		"img/register-static-b-route.svg": true,
+		"img/endtoend-github.svg":         true,
+		"img/endtoend-github-req-s.svg":   false, // named cases get a bar chart of ns/op only
+	}
+	got := map[string]bool{}
+	for _, cs := range rep.charts {
+		for _, c := range cs {
+			got[c.File] = true
+		}
+	}
+	for file, drawn := range want {
+		if got[file] != drawn {
+			t.Errorf("%s: drawn %v, want %v", file, got[file], drawn)
+		}
+		if !drawn {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file)))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if !bytes.HasPrefix(b, []byte("<?xml")) && !bytes.HasPrefix(b, []byte("<svg")) || !bytes.Contains(b, []byte("</svg>")) {
+			t.Errorf("%s: not an SVG image: %.40q", file, b)
+		}
+		if !bytes.Contains(b, []byte("cairn")) {
+			t.Errorf("%s: does not name cairn", file)
+		}
+	}
+	if len(got) != 7 {
+		t.Errorf("got %d charts, want 7", len(got))
+	}
+}
+
+func TestChartFileNames(t *testing.T) {
+	cm := &chartMaker{used: map[string]bool{}}
+	for _, tt := range []struct{ name, want string }{
+		{"Growth/static-ns/op", "img/growth-static-ns-op.svg"},
+		{"Growth/static-ns/op", "img/growth-static-ns-op-2.svg"},
+		{"Register/static-B/route", "img/register-static-b-route.svg"},
+		{"???", "img/chart.svg"},
+	} {
+		if got := cm.fileName(tt.name); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestRunFromFile(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte(sampleOutput), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "docs")
+	var stderr bytes.Buffer
+	cfg := config{bench: ".", count: 6, benchtime: "1s", in: in, outDir: out}
+	if err := run(cfg, []string{"-in", in}, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.Bytes())
+	}
+	md, err := os.ReadFile(filepath.Join(out, "benchmarks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[../in.txt](../in.txt)", "    go run ./cmd/benchreport -in " + in + "\n", "| CPU | Test CPU @ 3.0GHz |"} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "img", "single-static.svg")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestChartsWithoutData(t *testing.T) {
+	out := "BenchmarkX/a/router=cairn\n" +
+		"    x_test.go:1: benchmarks: the router cannot express these routes\n" +
+		"--- SKIP: BenchmarkX/a/router=cairn\n" +
+		"BenchmarkX/b/router=cairn 10 0 ns/op\n"
+	res, err := parseResults([]byte(out), "x.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts, err := drawCharts(allGroups(res), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countCharts(charts); n != 0 {
+		t.Errorf("got %d charts of no positive value, want 0", n)
+	}
+}
