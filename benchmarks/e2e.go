@@ -135,7 +135,9 @@ func LoadTest(ctx context.Context, h http.Handler, targets []Target, cfg LoadCon
 	}
 
 	lats := make([][]time.Duration, cfg.Concurrency)
-	per := cfg.MaxRequests/cfg.Concurrency + 64
+	for w := range lats {
+		lats[w] = make([]time.Duration, 0, cfg.MaxRequests/cfg.Concurrency+64)
+	}
 	var wg sync.WaitGroup
 	start := time.Now()
 	timer := time.AfterFunc(cfg.Duration, func() {
@@ -144,7 +146,6 @@ func LoadTest(ctx context.Context, h http.Handler, targets []Target, cfg LoadCon
 	})
 	defer timer.Stop()
 	for w := range lats {
-		lats[w] = make([]time.Duration, 0, per)
 		wg.Go(func() { run.work(runCtx, &lats[w]) })
 	}
 	wg.Wait()
