@@ -101,10 +101,11 @@ func TestAllocations(t *testing.T) {
 // TestAllocationsPathValues checks what populating r.PathValue costs against
 // net/http.ServeMux on the same route. [http.Request.SetPathValue] keeps the
 // values of a request it did not route itself in a map: two allocations for
-// up to 8 values, where ServeMux grows a slice (one allocation per doubling).
-// So cairn allocates less for 2 to 16 values and at most one more otherwise.
+// up to 8 values, 5 up to 14 and 7 up to 20, where ServeMux grows a slice
+// (one allocation per doubling). So cairn allocates as much or less for 2 to
+// 14 values, two more for 15 and 16, and one more otherwise.
 func TestAllocationsPathValues(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 5, 8, 9, 20} {
+	for _, n := range []int{0, 1, 2, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20} {
 		pat, path := paramPattern(n)
 		r := cairn.New()
 		mux := http.NewServeMux()
@@ -126,8 +127,11 @@ func TestAllocationsPathValues(t *testing.T) {
 		}
 		t.Logf("params=%d: cairn %v allocations, ServeMux %v", n, got, want)
 		limit := want + 1
-		if n >= 2 && n <= 16 {
+		switch {
+		case n >= 2 && n <= 14:
 			limit = want
+		case n == 15 || n == 16:
+			limit = want + 2 // the map has grown twice; the slice has not yet
 		}
 		if got > limit {
 			t.Errorf("params=%d: cairn %v allocations, ServeMux %v, want at most %v", n, got, want, limit)

@@ -366,13 +366,7 @@ func newGorillaConstraints(opt Options) (http.Handler, error) {
 	r := mux.NewRouter()
 	err := registerConstrained(func(i int, cr constrainedRoute) {
 		names := cr.Params()
-		route := r.HandleFunc(cr.pattern(constraint.regexp), func(w http.ResponseWriter, req *http.Request) {
-			vars := mux.Vars(req)
-			opt.begin(i)
-			for _, n := range names {
-				opt.value(w, vars[n])
-			}
-		}).Methods(cr.Method)
+		route := r.HandleFunc(cr.pattern(constraint.regexp), gorillaHandler(i, names, &opt)).Methods(cr.Method)
 		if err := route.GetError(); err != nil {
 			panic(err)
 		}

@@ -80,13 +80,7 @@ var Gorilla = Router{
 		err := register(routes, func(i int, rt Route) {
 			names := rt.Params()
 			path := rt.Braces(func(n string) string { return "{" + n + ":.*}" })
-			route := r.HandleFunc(path, func(w http.ResponseWriter, req *http.Request) {
-				vars := mux.Vars(req)
-				opt.begin(i)
-				for _, n := range names {
-					opt.value(w, vars[n])
-				}
-			}).Methods(rt.Method)
+			route := r.HandleFunc(path, gorillaHandler(i, names, &opt)).Methods(rt.Method)
 			if err := route.GetError(); err != nil {
 				panic(err)
 			}
@@ -227,4 +221,16 @@ func newEcho() *echo.Echo {
 func newGin() *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	return gin.New()
+}
+
+// gorillaHandler returns the handler of route i for gorilla/mux, which
+// reads the parameters names with mux.Vars.
+func gorillaHandler(i int, names []string, opt *Options) http.HandlerFunc {
+	return func(w http.ResponseWriter, req *http.Request) {
+		vars := mux.Vars(req)
+		opt.begin(i)
+		for _, n := range names {
+			opt.value(w, vars[n])
+		}
+	}
 }
