@@ -233,6 +233,13 @@ func newConflictError(p1, p2 *pattern) *ConflictError {
 	return e
 }
 
+// addVersions notes in e that the patterns are for the same version v.
+func (e *ConflictError) addVersions(v, existing string) {
+	if v != "" && v == existing {
+		e.Detail += fmt.Sprintf(" (both for version %s)", v)
+	}
+}
+
 // differInConstraints reports whether p1 and p2 have wildcards with
 // different constraints at the same position.
 func differInConstraints(p1, p2 *pattern) bool {

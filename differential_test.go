@@ -375,6 +375,9 @@ type registrar interface {
 func newEmptyMuxFixture() *muxFixture {
 	fx := &muxFixture{std: http.NewServeMux(), rt: cairn.New(), noPV: cairn.New()}
 	fx.noPV.PopulatePathValues(false)
+	// ServeMux answers OPTIONS like any other method.
+	fx.rt.AutomaticOptions(nil)
+	fx.noPV.AutomaticOptions(nil)
 	return fx
 }
 

@@ -50,7 +50,7 @@ func Example() {
 	// GET /repos/golang/go/issues/42 -> 200 issue 42 (pattern "GET /repos/{owner}/{repo}/issues/{n:int}")
 	// GET /repos/golang/go/issues/latest -> 404 404 page not found
 	// GET /files/a/b%2Fc.txt -> 200 file a/b/c.txt
-	// DELETE /repos/golang/go -> 405 Method Not Allowed Allow: GET, HEAD
+	// DELETE /repos/golang/go -> 405 Method Not Allowed Allow: GET, HEAD, OPTIONS
 	// GET /repos/golang/../golang/go -> 307  Location: /repos/golang/go
 }
 

@@ -26,11 +26,13 @@ type layout struct {
 	multi   bool     // the last name is a {name...} wildcard
 	nsegs   int      // segments in the pattern, and in every path it matches unless it ends in a multi
 	tail    bool     // the pattern ends in a multi wildcard, named or not
+	version string   // the route's version, for RouteVersion
 }
 
-// newLayout returns the layout of p, whose str is the route's own copy.
-func newLayout(p *pattern) *layout {
-	l := &layout{pattern: p.str, nsegs: len(p.segments), tail: p.lastSegment().kind == segMulti}
+// newLayout returns the layout of p, whose str is the route's own copy,
+// registered for version.
+func newLayout(p *pattern, version string) *layout {
+	l := &layout{pattern: p.str, nsegs: len(p.segments), tail: p.lastSegment().kind == segMulti, version: version}
 	for i, s := range p.segments {
 		if s.kind != segLiteral && s.s != "" {
 			l.names = append(l.names, s.s)

@@ -19,8 +19,10 @@ import (
 )
 
 // Param returns the value of the wildcard name in the pattern that matched
-// r, or "" if there is no such wildcard. The value is unescaped; for a
-// {name...} wildcard it is the rest of the path, without its leading slash.
+// r. The value is unescaped; for a {name...} wildcard it is the rest of the
+// path, without its leading slash. If the pattern has no such wildcard,
+// Param returns r.PathValue(name): the value a [Router.Mount] keeps for a
+// wildcard of its prefix, or "".
 //
 // Param reads r.Pattern and r.URL, so it works for requests routed by a
 // [Router] (with or without path-value population) or by [http.ServeMux],
@@ -34,7 +36,7 @@ func Param(r *http.Request, name string) string {
 	if l := layouts.find(r.Pattern); l != nil {
 		idx, multi := l.find(name)
 		if idx < 0 {
-			return ""
+			return r.PathValue(name)
 		}
 		p, escaped := requestPath(r.URL)
 		var v string
@@ -60,12 +62,12 @@ func Param(r *http.Request, name string) string {
 	// nor a host may contain one.
 	i := strings.IndexByte(pat, '/')
 	if i < 0 {
-		return ""
+		return r.PathValue(name)
 	}
 	p, escaped := requestPath(r.URL)
 	v, ok := lookupValue(pat[i:], p, name)
 	if !ok {
-		return ""
+		return r.PathValue(name)
 	}
 	return segmentValue(v, escaped)
 }

@@ -33,7 +33,16 @@ type Router struct {
 	roots       map[string]*node // registration trees, by host ("" for none)
 	constraints constraintSet
 	seq         int            // routes registered so far
+	routes      []*route       // in registration order
 	layouts     *routerLayouts // for Param
+
+	// Settings, read when the table is compiled.
+	mw            []Middleware // router-level, outermost first
+	notFound      http.Handler // nil for the default
+	notAllowed    http.Handler // nil for the default
+	options       http.Handler // nil for the default
+	optionsOff    bool         // no automatic OPTIONS
+	versioning    Versioning
 
 	table        atomic.Pointer[table] // what lookups read; nil until compiled
 	stale        atomic.Bool           // table lags behind roots
@@ -89,7 +98,7 @@ func (r *Router) DefineRegexp(name, expr string) {
 // pattern is invalid and with a [*ConflictError] if it conflicts with a
 // pattern already registered (a duplicate included).
 func (r *Router) Handle(pattern string, h http.Handler) {
-	r.register(pattern, h, callerLocation())
+	r.register(pattern, h, routeOptions{loc: callerLocation()})
 }
 
 // HandleFunc registers f for pattern, as [Router.Handle] does.
@@ -98,7 +107,7 @@ func (r *Router) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Re
 	if f != nil {
 		h = http.HandlerFunc(f)
 	}
-	r.register(pattern, h, callerLocation())
+	r.register(pattern, h, routeOptions{loc: callerLocation()})
 }
 
 // callerLocation returns the file:line of the caller of the caller.
@@ -110,16 +119,24 @@ func callerLocation() string {
 	return fmt.Sprintf("%s:%d", file, line)
 }
 
+// routeOptions is what a registration says besides the pattern and handler.
+type routeOptions struct {
+	loc     string       // file:line of the registration
+	mw      []Middleware // group and per-route middleware, outermost first
+	version string       // "" for an unversioned route
+	mount   *mounted     // set for a Mount
+}
+
 // register parses pattern, checks it against the registered patterns and
 // adds it, panicking on any error.
-func (r *Router) register(pattern string, h http.Handler, loc string) {
-	if err := r.registerErr(pattern, h, loc); err != nil {
+func (r *Router) register(pattern string, h http.Handler, opts routeOptions) {
+	if err := r.registerErr(pattern, h, opts); err != nil {
 		panic(err)
 	}
 }
 
 // registerErr is register returning its error.
-func (r *Router) registerErr(s string, h http.Handler, loc string) error {
+func (r *Router) registerErr(s string, h http.Handler, opts routeOptions) error {
 	if h == nil {
 		return fmt.Errorf("cairn: nil handler for pattern %q", s)
 	}
@@ -132,7 +149,7 @@ func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 	if err != nil {
 		return err
 	}
-	p.loc = loc
+	p.loc = opts.loc
 	// The route's own copy of the pattern, whose address identifies its
 	// layout (see layout.go).
 	p.str = strings.Clone(s)
@@ -143,28 +160,47 @@ func (r *Router) registerErr(s string, h http.Handler, loc string) error {
 	}
 	var conflict *ConflictError
 	root.eachOverlapping(p.segments, func(rt *route) {
-		if conflict == nil && p.conflictsWith(rt.pat) {
+		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, opts.version, rt) {
 			conflict = newConflictError(p, rt.pat)
+			conflict.addVersions(opts.version, rt.version)
 		}
 	})
 	if conflict != nil {
 		return conflict
 	}
 	r.seq++
-	root.insert(newRoute(p, h, r.seq))
-	if p.wildcards() > 0 {
+	rt := newRoute(p, chain(r.mw, chain(opts.mw, h)), r.seq)
+	rt.version, rt.mw, rt.mount = opts.version, len(opts.mw), opts.mount
+	root.insert(rt)
+	r.routes = append(r.routes, rt)
+	if p.wildcards() > 0 || rt.version != "" {
 		if r.layouts == nil {
 			r.layouts = &routerLayouts{}
 		}
-		r.layouts.pending = append(r.layouts.pending, newLayout(p))
+		r.layouts.pending = append(r.layouts.pending, newLayout(p, rt.version))
 	}
+	r.changed()
+	return nil
+}
+
+// changed brings the table up to date after a change to the routes or
+// settings of r, whose lock is held: at once if r has served requests,
+// otherwise at the first request.
+func (r *Router) changed() {
 	if r.serving.Load() {
 		r.publishLayouts()
-		r.table.Store(compileTable(r.roots))
+		r.table.Store(r.compile())
 	} else {
 		r.stale.Store(true)
 	}
-	return nil
+}
+
+// compile returns a new table for the routes and settings of r, whose lock
+// is held.
+func (r *Router) compile() *table {
+	t := compileTable(r.roots)
+	t.fallback = r.fallbackHandlers()
+	return t
 }
 
 // current returns the table to serve with, compiling it first if routes
@@ -175,7 +211,7 @@ func (r *Router) current() *table {
 		r.mu.Lock()
 		if t = r.table.Load(); t == nil || r.stale.Load() {
 			r.publishLayouts()
-			t = compileTable(r.roots)
+			t = r.compile()
 			r.table.Store(t)
 			r.stale.Store(false)
 		}
@@ -192,12 +228,15 @@ func (r *Router) current() *table {
 // unless turned off, the path values), redirects requests for unclean paths
 // and for a subtree's root without its trailing slash, and answers 404 Not
 // Found, or 405 Method Not Allowed with an Allow header when other methods
-// would match.
+// would match. Unlike ServeMux, it answers OPTIONS for a path that has
+// routes but no OPTIONS route itself (see [Router.AutomaticOptions]), and
+// all these answers can be replaced and go through the router's middleware.
 //
 // Allocation: none for a static route, none for a route with wildcards when
-// path values are not populated, and none for 404 and 405, unless the
-// request's URL has a RawPath (the path held escapes that differ from the
-// default encoding) or the router has more than 63 methods.
+// path values are not populated, and none for 404, 405 and automatic
+// OPTIONS, unless the request's URL has a RawPath (the path held escapes
+// that differ from the default encoding) or the router has more than 63
+// methods. Middleware and handlers may allocate, and redirects do.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.RequestURI == "*" {
 		if req.ProtoAtLeast(1, 1) {
@@ -207,9 +246,51 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	t := r.current()
+	if req.Method != http.MethodConnect {
+		// Optimization: the common case, a request whose route is found
+		// with a clean path, is served here without building a verdict.
+		// This repeats the first steps of table.route.
+		host := ""
+		if t.hosts != nil {
+			host = stripHostPort(req.Host)
+		}
+		p, escaped := requestPath(req.URL)
+		q := query{method: req.Method, escaped: escaped, checkClean: true}
+		if p != "" && p[0] == '/' {
+			if rt := t.match(host, p, false, &q); rt != nil && !rt.multi && !q.unclean {
+				r.serveRoute(t, w, req, rt, p, escaped)
+				return
+			}
+		}
+	}
+	v := t.route(req)
+	switch {
+	case v.rt != nil:
+		r.serveRoute(t, w, req, v.rt, v.p, v.escaped)
+	case v.loc != "":
+		req.Pattern = v.pattern
+		t.fallback.serveRedirect(w, req, v.loc)
+	default:
+		req.Pattern = ""
+		t.serveNoRoute(w, req, v.host, v.p, v.escaped)
+	}
+}
+
+// A verdict is what the routing table says to do with a request: serve a
+// route, redirect, or answer that no route matches.
+type verdict struct {
+	rt      *route // the route to serve, if any
+	p       string // the path matched, for rt or for the Allow header
+	escaped bool   // p holds escapes
+	host    string // the host matched
+	loc     string // where to redirect, if not ""
+	pattern string // req.Pattern for a redirect
+}
+
+// route decides what to do with req.
+func (t *table) route(req *http.Request) verdict {
 	if req.Method == http.MethodConnect {
-		r.serveConnect(t, w, req)
-		return
+		return t.routeConnect(req)
 	}
 	host := ""
 	if t.hosts != nil {
@@ -228,31 +309,76 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// every segment of the path and found each clean, so the path is clean
 	// and the match exact. Everything else checks the whole path first.
 	if rt != nil && !rt.multi && !q.unclean {
-		r.serveRoute(w, req, rt, p, escaped)
-		return
+		return verdict{rt: rt, p: p, escaped: escaped}
 	}
 	if !isClean(p) {
-		r.serveUnclean(t, w, req, host)
-		return
+		return t.routeUnclean(req, host)
 	}
-	if (rt == nil || !rt.exact(p, false)) && redirectToSlash(t, w, req, host, p, &q) {
-		return
+	if rt == nil || !rt.exact(p, false) {
+		if srt, u := slashRedirect(t, host, p, &q, req.URL); srt != nil {
+			// As net/http.ServeMux does, report the pattern that the
+			// new path matches.
+			return verdict{loc: u, pattern: srt.pat.str}
+		}
 	}
-	if rt == nil {
-		req.Pattern = ""
-		serveNoRoute(t, w, host, p, escaped)
-		return
-	}
-	r.serveRoute(w, req, rt, p, escaped)
+	return verdict{rt: rt, p: p, escaped: escaped, host: host}
 }
 
-// serveRoute calls the handler of rt, which matched path p of req.
-func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, rt *route, p string, escaped bool) {
+// routeUnclean decides what to do with a request whose path is not clean:
+// redirect it to the clean path (or, first, to that path's subtree root).
+func (t *table) routeUnclean(req *http.Request, host string) verdict {
+	escapedPath := req.URL.EscapedPath()
+	p := cleanPath(escapedPath)
+	q := query{method: req.Method, escaped: true}
+	rt := t.match(host, p, false, &q)
+	if rt == nil || !rt.exact(p, false) {
+		if srt, u := slashRedirect(t, host, p, &q, req.URL); srt != nil {
+			return verdict{loc: u, pattern: srt.pat.str}
+		}
+	}
+	// Invariant: p != escapedPath, since the caller found the path unclean
+	// and escaping changes neither slashes nor dots.
+	v := verdict{loc: (&url.URL{Path: p, RawQuery: req.URL.RawQuery}).String()}
+	if rt != nil {
+		v.pattern = rt.pat.str
+	}
+	return v
+}
+
+// routeConnect decides what to do with a CONNECT request. As with
+// net/http.ServeMux, its path is not cleaned, the trailing-slash redirect
+// is decided with the host of its URL, and the route is then found with
+// req.Host, port included.
+func (t *table) routeConnect(req *http.Request) verdict {
+	p := req.URL.EscapedPath()
+	q := query{method: req.Method, escaped: true}
+	rt := t.match(req.URL.Host, p, false, &q)
+	if rt == nil || !rt.exact(p, false) {
+		if _, u := slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
+			return verdict{loc: u, pattern: cleanPath(req.URL.Path) + "/"}
+		}
+	}
+	rt = t.match(req.Host, p, false, &q)
+	return verdict{rt: rt, p: p, escaped: true, host: req.URL.Host}
+}
+
+// serveRoute calls the handler of rt, which matched path p of req, or of
+// the version of rt that req asks for.
+func (r *Router) serveRoute(t *table, w http.ResponseWriter, req *http.Request, rt *route, p string, escaped bool) {
+	h := rt.handler
+	if rt.versions != nil {
+		if v := t.fallback.versioning.choose(w, req, rt.versions); v != nil {
+			rt, h = v, v.handler
+		} else {
+			// Middleware sees the pattern the path matched.
+			h = t.fallback.notAcceptable
+		}
+	}
 	req.Pattern = rt.pat.str
 	if !r.noPathValues.Load() {
 		setPathValues(req, rt.pat, p, escaped)
 	}
-	rt.handler.ServeHTTP(w, req)
+	h.ServeHTTP(w, req)
 }
 
 // slashRedirect returns the route that p followed by a slash matches
@@ -269,61 +395,6 @@ func slashRedirect(t *table, host, p string, q *query, u *url.URL) (*route, stri
 	return rt, (&url.URL{Path: cleanPath(u.Path) + "/", RawQuery: u.RawQuery}).String()
 }
 
-// redirectToSlash redirects req to p followed by a slash, and reports
-// whether it did, if p lacks only that slash to match a route exactly. As
-// net/http.ServeMux does, it sets req.Pattern to the pattern that the new
-// path matches.
-func redirectToSlash(t *table, w http.ResponseWriter, req *http.Request, host, p string, q *query) bool {
-	rt, u := slashRedirect(t, host, p, q, req.URL)
-	if rt == nil {
-		return false
-	}
-	req.Pattern = rt.pat.str
-	http.Redirect(w, req, u, http.StatusTemporaryRedirect)
-	return true
-}
-
-// serveUnclean answers a request whose path is not clean, redirecting it to
-// the clean path (or, first, to that path's subtree root).
-func (r *Router) serveUnclean(t *table, w http.ResponseWriter, req *http.Request, host string) {
-	escapedPath := req.URL.EscapedPath()
-	p := cleanPath(escapedPath)
-	q := query{method: req.Method, escaped: true}
-	rt := t.match(host, p, false, &q)
-	if (rt == nil || !rt.exact(p, false)) && redirectToSlash(t, w, req, host, p, &q) {
-		return
-	}
-	// Invariant: p != escapedPath, since the caller found the path unclean
-	// and escaping changes neither slashes nor dots.
-	req.Pattern = ""
-	if rt != nil {
-		req.Pattern = rt.pat.str
-	}
-	http.Redirect(w, req, (&url.URL{Path: p, RawQuery: req.URL.RawQuery}).String(), http.StatusTemporaryRedirect)
-}
-
-// serveConnect answers a CONNECT request. As with net/http.ServeMux, its
-// path is not cleaned, the trailing-slash redirect is decided with the host
-// of its URL, and the route is then found with req.Host, port included.
-func (r *Router) serveConnect(t *table, w http.ResponseWriter, req *http.Request) {
-	p := req.URL.EscapedPath()
-	q := query{method: req.Method, escaped: true}
-	rt := t.match(req.URL.Host, p, false, &q)
-	if rt == nil || !rt.exact(p, false) {
-		if _, u := slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
-			req.Pattern = cleanPath(req.URL.Path) + "/"
-			http.Redirect(w, req, u, http.StatusTemporaryRedirect)
-			return
-		}
-	}
-	if rt = t.match(req.Host, p, false, &q); rt == nil {
-		req.Pattern = ""
-		serveNoRoute(t, w, req.URL.Host, p, true)
-		return
-	}
-	r.serveRoute(w, req, rt, p, true)
-}
-
 // exact reports whether rt's match of path p is exact, as net/http.ServeMux
 // defines it: a multi wildcard that matches a non-empty string makes a
 // match inexact. If slash is set, the path is p followed by "/".
@@ -337,36 +408,3 @@ func (rt *route) exact(p string, slash bool) bool {
 	return strings.HasSuffix(p, "/") && rt.nsegs == strings.Count(p, "/")
 }
 
-// Optimization: the 404 and 405 responses use shared header values, so that
-// answering them does not allocate. They are full slices (len == cap), so an
-// Add by a later writer copies them rather than writing into them; like the
-// cached Allow values, they must be treated as read-only.
-var (
-	plainTextHeader = []string{"text/plain; charset=utf-8"}
-	nosniffHeader   = []string{"nosniff"}
-	notFoundBody    = []byte("404 page not found\n")
-	notAllowedBody  = []byte("Method Not Allowed\n")
-)
-
-// serveNoRoute answers 405 with an Allow header if some pattern matches the
-// path with another method, and 404 otherwise.
-func serveNoRoute(t *table, w http.ResponseWriter, host, p string, escaped bool) {
-	allowed := t.allowed(host, p, escaped)
-	if allowed.set == 0 {
-		writeError(w, http.StatusNotFound, notFoundBody)
-		return
-	}
-	w.Header()["Allow"] = t.allowHeader(allowed)
-	writeError(w, http.StatusMethodNotAllowed, notAllowedBody)
-}
-
-// writeError writes a plain-text error response, as [http.Error] does,
-// without allocating.
-func writeError(w http.ResponseWriter, code int, body []byte) {
-	h := w.Header()
-	delete(h, "Content-Length")
-	h["Content-Type"] = plainTextHeader
-	h["X-Content-Type-Options"] = nosniffHeader
-	w.WriteHeader(code)
-	w.Write(body)
-}

@@ -75,9 +75,18 @@ type table struct {
 	noHost  *hostTree
 	methods *methodIndex
 
+	fallback fallback // answers when no route serves a request as it is
+
 	// allowCache maps the method sets met so far to their Allow header
 	// values, so that answering 405 does not allocate.
-	allowCache atomic.Pointer[map[methodSet][]string]
+	allowCache atomic.Pointer[map[allowKey][]string]
+}
+
+// An allowKey identifies an Allow header value: a method set, and whether
+// OPTIONS is added.
+type allowKey struct {
+	set     methodSet
+	options bool
 }
 
 // compileTable compiles the registration trees, keyed by host.
@@ -174,17 +183,19 @@ func (a *allowSet) add(l *leaf) {
 }
 
 // allowHeader returns the value of the Allow header for a, as a header
-// value slice that callers must not modify. GET implies HEAD.
+// value slice that callers must not modify. GET implies HEAD; options adds
+// OPTIONS.
 //
 // Allocation: none once the set has been seen, unless the router has more
 // than 63 methods.
-func (t *table) allowHeader(a allowSet) []string {
+func (t *table) allowHeader(a allowSet, options bool) []string {
 	if a.names != nil {
-		return []string{joinMethods(a.names)}
+		return []string{joinMethods(a.names, options)}
 	}
+	key := allowKey{a.set, options}
 	cache := t.allowCache.Load()
 	if cache != nil {
-		if v, ok := (*cache)[a.set]; ok {
+		if v, ok := (*cache)[key]; ok {
 			return v
 		}
 	}
@@ -194,9 +205,9 @@ func (t *table) allowHeader(a allowSet) []string {
 			names = append(names, m)
 		}
 	}
-	v := []string{joinMethods(names)}
+	v := []string{joinMethods(names, options)}
 	// Copy on write; losing a race only loses a cache entry.
-	next := make(map[methodSet][]string, 1)
+	next := make(map[allowKey][]string, 1)
 	if cache != nil {
 		if len(*cache) >= 1024 {
 			return v // keep the cache bounded
@@ -205,17 +216,20 @@ func (t *table) allowHeader(a allowSet) []string {
 			next[k] = x
 		}
 	}
-	next[a.set] = v
+	next[key] = v
 	t.allowCache.CompareAndSwap(cache, &next)
 	return v
 }
 
 // joinMethods returns the sorted, distinct methods, with HEAD if GET is
-// there, joined by ", ".
-func joinMethods(names []string) string {
+// there and OPTIONS if options is set, joined by ", ".
+func joinMethods(names []string, options bool) string {
 	names = slices.Clone(names)
 	if slices.Contains(names, "GET") {
 		names = append(names, "HEAD")
+	}
+	if options {
+		names = append(names, "OPTIONS")
 	}
 	slices.Sort(names)
 	return strings.Join(slices.Compact(names), ", ")

@@ -42,10 +42,17 @@ import (
 // A route is a registered pattern and its handler.
 type route struct {
 	pat     *pattern
-	handler http.Handler
-	seq     int  // registration order, for ordered patterns
-	multi   bool // pat ends in a multi wildcard
-	nsegs   int  // the number of segments of pat
+	handler http.Handler // the whole chain: router, group and route middleware
+	seq     int          // registration order, for ordered patterns
+	multi   bool         // pat ends in a multi wildcard
+	nsegs   int          // the number of segments of pat
+	version string       // "" for an unversioned route
+	mw      int          // group and route middleware in the chain
+	mount   *mounted     // the mount, for a route made by Mount
+
+	// versions is set only on the routes of compiled leaves: on the one
+	// route a leaf holds for a method that has versioned routes.
+	versions *versionSet
 }
 
 // newRoute returns the route for p and h, the seq-th registered.
@@ -281,11 +288,34 @@ func (c *compiler) compile(n *node, key string, literal bool) *lookupNode {
 }
 
 // compileLeaf builds the leaf for routes, which share their path shape.
+// The routes of one method are one route, unless some are versioned: then
+// the leaf holds a copy of the unversioned route (or of the first versioned
+// one, if there is none) that carries the set of versions.
 func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	l := &leaf{}
 	sorted := slices.Clone(routes)
-	slices.SortFunc(sorted, func(a, b *route) int { return strings.Compare(a.pat.method, b.pat.method) })
-	for _, rt := range sorted {
+	slices.SortFunc(sorted, func(a, b *route) int {
+		if c := strings.Compare(a.pat.method, b.pat.method); c != 0 {
+			return c
+		}
+		return strings.Compare(a.version, b.version)
+	})
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].pat.method == sorted[i].pat.method {
+			j++
+		}
+		rt := sorted[i]
+		if j > i+1 || rt.version != "" {
+			vs := &versionSet{versions: sorted[i:j]}
+			if rt.version == "" {
+				vs.def, vs.versions = rt, sorted[i+1:j]
+			}
+			c := *rt
+			c.versions = vs
+			rt = &c
+		}
+		i = j
 		switch m := rt.pat.method; m {
 		case "":
 			l.any = rt
