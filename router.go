@@ -37,12 +37,12 @@ type Router struct {
 	layouts     *routerLayouts // for Param
 
 	// Settings, read when the table is compiled.
-	mw            []Middleware // router-level, outermost first
-	notFound      http.Handler // nil for the default
-	notAllowed    http.Handler // nil for the default
-	options       http.Handler // nil for the default
-	optionsOff    bool         // no automatic OPTIONS
-	versioning    Versioning
+	mw         []Middleware // router-level, outermost first
+	notFound   http.Handler // nil for the default
+	notAllowed http.Handler // nil for the default
+	options    http.Handler // nil for the default
+	optionsOff bool         // no automatic OPTIONS
+	versioning Versioning
 
 	table        atomic.Pointer[table] // what lookups read; nil until compiled
 	stale        atomic.Bool           // table lags behind roots
@@ -407,4 +407,3 @@ func (rt *route) exact(p string, slash bool) bool {
 	}
 	return strings.HasSuffix(p, "/") && rt.nsegs == strings.Count(p, "/")
 }
-
