@@ -138,3 +138,64 @@ func TestAllocationsPathValues(t *testing.T) {
 		}
 	}
 }
+
+// count returns a middleware that counts the requests it sees, without
+// allocating.
+func count(n *int) cairn.Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			*n++
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// TestAllocationsComposition checks that middleware chains, groups,
+// versions, automatic OPTIONS and custom fallbacks add no allocation, and
+// that a mount costs the one documented copy of the request.
+func TestAllocationsComposition(t *testing.T) {
+	var n int
+	r := cairn.New()
+	r.PopulatePathValues(false)
+	r.Versioning(cairn.Versioning{Vendor: "acme"})
+	r.Use(count(&n), count(&n), count(&n))
+	r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNotFound) }))
+	api := r.Group("/api", count(&n), count(&n))
+	var id string
+	read := func(w http.ResponseWriter, req *http.Request) { id = cairn.Param(req, "id") }
+	api.HandleFunc("GET /users/{id:int}", read)
+	api.Version("v1").HandleFunc("GET /users/{id:int}", read)
+	api.Version("v2").HandleFunc("GET /users/{id:int}", read)
+	r.Mount("/m/{id}", http.HandlerFunc(read))
+	r.Mount("/files", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { id = "42" }))
+	const v2 = "application/vnd.acme.v1+json;q=0.5, application/vnd.acme.v2+json"
+	for _, tt := range []struct {
+		name, method, url, accept string
+		code, middleware          int
+		allocs                    float64
+	}{
+		{"route behind 3+2 middleware", "GET", "/api/users/42", "", 200, 5, 0},
+		{"versioned route", "GET", "/api/users/42", v2, 200, 5, 0},
+		{"406", "GET", "/api/users/42", "application/vnd.acme.v3+json", 406, 3, 0},
+		{"automatic OPTIONS", "OPTIONS", "/api/users/42", "", 204, 3, 0},
+		{"405", "DELETE", "/api/users/42", "", 405, 3, 0},
+		{"custom 404", "GET", "/nowhere", "", 404, 3, 0},
+		{"mount", "GET", "/files/x", "", 200, 3, 1},
+		{"mount with a wildcard", "GET", "/m/42/x", "", 200, 3, 3},
+	} {
+		req := httptest.NewRequest(tt.method, tt.url, nil)
+		if tt.accept != "" {
+			req.Header.Set("Accept", tt.accept)
+		}
+		rec := httptest.NewRecorder()
+		n, id = 0, ""
+		r.ServeHTTP(rec, req)
+		if rec.Code != tt.code || n != tt.middleware || tt.code == 200 && id != "42" {
+			t.Errorf("%s: got %d, %d middleware, id %q; want %d, %d middleware, id 42", tt.name, rec.Code, n, id, tt.code, tt.middleware)
+		}
+		w := &discardWriter{h: http.Header{}}
+		if allocs := testing.AllocsPerRun(100, func() { r.ServeHTTP(w, req) }); allocs != tt.allocs {
+			t.Errorf("%s: %v allocations per request, want %v", tt.name, allocs, tt.allocs)
+		}
+	}
+}

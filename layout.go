@@ -27,6 +27,9 @@ type layout struct {
 	nsegs   int      // segments in the pattern, and in every path it matches unless it ends in a multi
 	tail    bool     // the pattern ends in a multi wildcard, named or not
 	version string   // the route's version, for RouteVersion
+	// stripped marks the pattern a Mount gives the requests it passes on,
+	// whose path no longer holds the prefix: their values are path values.
+	stripped bool
 }
 
 // newLayout returns the layout of p, whose str is the route's own copy,
@@ -104,6 +107,15 @@ type routerLayouts struct {
 	pending    []*layout // registered, not yet in the registry
 	published  []*layout // in the registry
 	hasCleanup bool
+}
+
+// addLayout adds l to the layouts of r, whose lock is held, to be published
+// with the next table.
+func (r *Router) addLayout(l *layout) {
+	if r.layouts == nil {
+		r.layouts = &routerLayouts{}
+	}
+	r.layouts.pending = append(r.layouts.pending, l)
 }
 
 // publish adds the pending layouts of r, which holds r.mu, to the registry.

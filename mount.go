@@ -28,9 +28,9 @@ import (
 // request for the prefix itself is redirected to PATH + "/". Mount panics
 // as [Router.Handle] does.
 //
-// Allocation: one copy of the request, and, if the prefix has wildcards
-// whose values the request does not already hold as path values, the path
-// value map.
+// Allocation: one copy of the request; and if the prefix has wildcards and
+// the router does not populate path values, the map that holds them (two
+// more).
 func (r *Router) Mount(prefix string, h http.Handler) {
 	(&Group{r: r}).mount(prefix, h, callerLocation())
 }
@@ -66,9 +66,10 @@ func (g *Group) mount(prefix string, h http.Handler, loc string) {
 
 // mounted is the handler of a mount's route.
 type mounted struct {
-	h     http.Handler
-	nsegs int      // segments in the prefix
-	names []string // wildcards in the prefix
+	h       http.Handler
+	nsegs   int      // segments in the prefix
+	names   []string // wildcards in the prefix
+	pattern string   // r.Pattern for the handler: the route's pattern, in another copy
 }
 
 // strippedRequest is a request and its URL, allocated together.
@@ -87,6 +88,8 @@ func (m *mounted) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	stripSegments(&s.url, m.nsegs)
+	// Param on the stripped request reads path values.
+	s.req.Pattern = m.pattern
 	m.h.ServeHTTP(w, &s.req)
 }
 

@@ -34,6 +34,9 @@ import (
 // unescaped into a new string).
 func Param(r *http.Request, name string) string {
 	if l := layouts.find(r.Pattern); l != nil {
+		if l.stripped {
+			return r.PathValue(name)
+		}
 		idx, multi := l.find(name)
 		if idx < 0 {
 			return r.PathValue(name)

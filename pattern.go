@@ -15,6 +15,7 @@ package cairn
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode"
 )
@@ -46,6 +47,25 @@ type segment struct {
 	kind segKind
 	s    string      // the unescaped literal, or the wildcard name ("" for a trailing slash)
 	con  *constraint // for a constrained wildcard; nil otherwise
+}
+
+// label returns s as a pattern writes it, for printing: a literal escaped
+// as needed, {$}, or a wildcard with its name and constraint. The trailing
+// slash of a subtree pattern is "".
+func (s segment) label() string {
+	switch {
+	case s.kind == segLiteral && s.s == "/":
+		return "{$}"
+	case s.kind == segLiteral:
+		return url.PathEscape(s.s)
+	case s.kind == segMulti && s.s == "":
+		return ""
+	case s.kind == segMulti:
+		return "{" + s.s + "...}"
+	case s.con != nil:
+		return "{" + s.s + ":" + strings.TrimPrefix(s.con.key, "regexp:") + "}"
+	}
+	return "{" + s.s + "}"
 }
 
 // A pattern is a parsed pattern string.

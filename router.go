@@ -32,9 +32,10 @@ type Router struct {
 	mu          sync.Mutex       // guards the registration state below
 	roots       map[string]*node // registration trees, by host ("" for none)
 	constraints constraintSet
-	seq         int            // routes registered so far
-	routes      []*route       // in registration order
-	layouts     *routerLayouts // for Param
+	seq         int                 // routes registered so far
+	routes      []*route            // in registration order
+	patterns    map[string]*pattern // by pattern string, for Path
+	layouts     *routerLayouts      // for Param
 
 	// Settings, read when the table is compiled.
 	mw         []Middleware // router-level, outermost first
@@ -173,11 +174,20 @@ func (r *Router) registerErr(s string, h http.Handler, opts routeOptions) error 
 	rt.version, rt.mw, rt.mount = opts.version, len(opts.mw), opts.mount
 	root.insert(rt)
 	r.routes = append(r.routes, rt)
+	if r.patterns == nil {
+		r.patterns = map[string]*pattern{}
+	}
+	if r.patterns[p.str] == nil {
+		r.patterns[p.str] = p
+	}
 	if p.wildcards() > 0 || rt.version != "" {
-		if r.layouts == nil {
-			r.layouts = &routerLayouts{}
-		}
-		r.layouts.pending = append(r.layouts.pending, newLayout(p, rt.version))
+		r.addLayout(newLayout(p, rt.version))
+	}
+	if m := opts.mount; m != nil {
+		// The requests the mount passes on get their own copy of the
+		// pattern, whose layout sends Param to their path values.
+		m.pattern = strings.Clone(s)
+		r.addLayout(&layout{pattern: m.pattern, version: rt.version, stripped: true})
 	}
 	r.changed()
 	return nil

@@ -67,13 +67,18 @@ type node struct {
 	con    *constraint      // the constraint of this node, for a child in cons
 	wild   *node            // the unconstrained wildcard child
 	multi  *node            // the multi wildcard child
-	routes []*route         // the routes that end here, at most one per method
+	routes []*route         // the routes that end here: one per method and version
+	label  string           // the segment as the first pattern through n wrote it
 }
 
 // insert adds rt to the tree rooted at n.
 func (n *node) insert(rt *route) {
 	for _, s := range rt.pat.segments {
-		n = n.child(s)
+		c := n.child(s)
+		if c.label == "" {
+			c.label = s.label()
+		}
+		n = c
 	}
 	n.routes = append(n.routes, rt)
 }

@@ -1,0 +1,226 @@
+package cairn_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/cairn-go/cairn"
+)
+
+// trace returns a middleware that adds name to the X-Trace response header,
+// so that a test sees which middleware ran, in what order, with which
+// r.Pattern.
+func trace(name string) cairn.Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Add("X-Trace", name)
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// seePattern is a middleware that records r.Pattern and the value of
+// {id} as seen before the handler runs.
+func seePattern(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Seen", r.Pattern+" id="+cairn.Param(r, "id"))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// answer is a handler that writes its name.
+func answer(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("X-Trace", name)
+		w.Write([]byte(name))
+	}
+}
+
+// exchange is what a test sees of a response.
+type exchange struct {
+	code  int
+	trace string // X-Trace values, joined by " "
+	seen  string // X-Seen
+	body  string
+}
+
+// do serves method and target with h and returns the exchange.
+func do(tb testing.TB, h http.Handler, method, target string, header ...string) (exchange, *httptest.ResponseRecorder) {
+	tb.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Add(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return exchange{
+		code:  w.Code,
+		trace: strings.Join(w.Header().Values("X-Trace"), " "),
+		seen:  w.Header().Get("X-Seen"),
+		body:  w.Body.String(),
+	}, w
+}
+
+// TestMiddlewareOrder checks that router, group and per-route middleware
+// run outermost first, and that group middleware runs only for the
+// group's routes.
+func TestMiddlewareOrder(t *testing.T) {
+	r := cairn.New()
+	r.Use(trace("r1"), trace("r2"))
+	r.Use(seePattern)
+	api := r.Group("/api", trace("g1"))
+	v1 := api.Group("/v1/", trace("g2"))
+	v1.HandleFunc("GET /users/{id}", answer("user"))
+	v1.With(trace("w1"), trace("w2")).HandleFunc("DELETE /users/{id}", answer("delete"))
+	api.HandleFunc("GET /status", answer("status"))
+	r.With(trace("w")).HandleFunc("/plain", answer("plain"))
+	r.HandleFunc("GET /tree/", answer("tree"))
+	for _, tt := range []struct {
+		method, target string
+		want           exchange
+	}{
+		{"GET", "/api/v1/users/7", exchange{code: 200, trace: "r1 r2 g1 g2 user", seen: "GET /api/v1/users/{id} id=7", body: "user"}},
+		{"DELETE", "/api/v1/users/8", exchange{code: 200, trace: "r1 r2 g1 g2 w1 w2 delete", seen: "DELETE /api/v1/users/{id} id=8", body: "delete"}},
+		{"GET", "/api/status", exchange{code: 200, trace: "r1 r2 g1 status", seen: "GET /api/status id=", body: "status"}},
+		{"POST", "/plain", exchange{code: 200, trace: "r1 r2 w plain", seen: "/plain id=", body: "plain"}},
+		// Router-level middleware runs for every answer; group middleware
+		// does not run when no route of the group serves.
+		{"GET", "/nowhere", exchange{code: 404, trace: "r1 r2", seen: " id=", body: "404 page not found\n"}},
+		{"PUT", "/api/v1/users/7", exchange{code: 405, trace: "r1 r2", seen: " id=", body: "Method Not Allowed\n"}},
+		{"OPTIONS", "/api/v1/users/7", exchange{code: 204, trace: "r1 r2", seen: " id="}},
+		{"GET", "/tree", exchange{code: 307, trace: "r1 r2", seen: "GET /tree/ id=", body: "<a href=\"/tree/\">Temporary Redirect</a>.\n\n"}},
+		{"GET", "/api/../tree/", exchange{code: 307, trace: "r1 r2", seen: "GET /tree/ id=", body: "<a href=\"/tree/\">Temporary Redirect</a>.\n\n"}},
+	} {
+		got, w := do(t, r, tt.method, tt.target)
+		if got != tt.want {
+			t.Errorf("%s %s: got %+v, want %+v", tt.method, tt.target, got, tt.want)
+		}
+		if tt.want.code == 307 && w.Header().Get("Location") != "/tree/" {
+			t.Errorf("%s %s: Location %q, want /tree/", tt.method, tt.target, w.Header().Get("Location"))
+		}
+	}
+}
+
+// TestGroupPatterns checks how group prefixes combine with patterns.
+func TestGroupPatterns(t *testing.T) {
+	r := newTestRouter(t)
+	h := func(w http.ResponseWriter, req *http.Request) { w.Header().Set("X-Pattern", req.Pattern) }
+	r.Group("/v1").HandleFunc("GET /users/{id}", h)
+	r.Group("/v1").HandleFunc("/", h)
+	r.Group("api.example.com/v2/").HandleFunc("POST /users", h)
+	r.Group("api.example.com").Group("/v3").HandleFunc("GET /{$}", h)
+	r.Group("/v4").HandleFunc("GET other.example.com/x", h)
+	r.Group("").HandleFunc("GET /root", h)
+	for _, tt := range []struct{ method, target, want string }{
+		{"GET", "/v1/users/1", "GET /v1/users/{id}"},
+		{"PUT", "/v1/anything", "/v1/"},
+		{"POST", "http://api.example.com/v2/users", "POST api.example.com/v2/users"},
+		{"GET", "http://api.example.com/v3/", "GET api.example.com/v3/{$}"},
+		{"GET", "http://other.example.com/v4/x", "GET other.example.com/v4/x"},
+		{"GET", "/root", "GET /root"},
+	} {
+		if got := serveOnce(t, r, tt.method, tt.target); got.pattern != tt.want {
+			t.Errorf("%s %s: pattern %q, want %q", tt.method, tt.target, got.pattern, tt.want)
+		}
+	}
+}
+
+// TestCompositionPanics checks the registration errors of composition.
+func TestCompositionPanics(t *testing.T) {
+	h := http.NotFoundHandler()
+	for _, tt := range []struct {
+		name string
+		f    func(r *cairn.Router)
+		want string
+	}{
+		{"Use after route", func(r *cairn.Router) { r.Handle("/a", h); r.Use(trace("x")) }, "cairn: Use after 1 route(s) were registered"},
+		{"nil middleware", func(r *cairn.Router) { r.Use(nil) }, "cairn: nil middleware"},
+		{"nil With", func(r *cairn.Router) { r.With(nil) }, "cairn: nil middleware"},
+		{"two hosts", func(r *cairn.Router) { r.Group("a.com").Group("b.com/x") }, `group prefix "b.com/x" has a host, and so has its parent group ("a.com")`},
+		{"pattern host in host group", func(r *cairn.Router) { r.Group("a.com").Handle("GET b.com/x", h) }, `pattern "GET b.com/x" has a host, and so has its group ("a.com")`},
+		{"method in prefix", func(r *cairn.Router) { r.Group("GET /x") }, `prefix "GET /x": a prefix has no method or blanks`},
+		{"wildcard in host", func(r *cairn.Router) { r.Group("{h}/x") }, "host contains a brace"},
+		{"bad pattern in group", func(r *cairn.Router) { r.Group("/v1").Handle("GET /{a}/{a}", h) }, `parsing "GET /v1/{a}/{a}": at offset 12: duplicate wildcard name "a"`},
+		{"conflict in group", func(r *cairn.Router) {
+			r.Handle("GET /v1/x", h)
+			r.Group("/v1").Handle("GET /x", h)
+		}, `pattern "GET /v1/x" (registered at`},
+		{"multi in mount prefix", func(r *cairn.Router) { r.Mount("/files/{p...}", h) }, "{...} wildcard not at end"},
+		{"nil mount", func(r *cairn.Router) { r.Mount("/x", nil) }, `cairn: nil handler mounted at "/x"`},
+		{"bad version", func(r *cairn.Router) { r.Version("v 2") }, `cairn: invalid version "v 2"`},
+		{"same version twice", func(r *cairn.Router) {
+			r.Version("v2").Handle("GET /a/{id}", h)
+			r.Version("v2").Handle("GET /a/{n}", h)
+		}, "(both for version v2)"},
+		{"overlapping versions", func(r *cairn.Router) {
+			r.Version("v1").Handle("GET /a/{id}", h)
+			r.Version("v2").Handle("GET /{x}/b", h)
+		}, "conflicts with"},
+	} {
+		msg := panicMessage(func() { tt.f(cairn.New()) })
+		if !strings.Contains(msg, tt.want) {
+			t.Errorf("%s: panic %q, want it to contain %q", tt.name, msg, tt.want)
+		}
+	}
+}
+
+// TestMount checks prefix stripping, parameters of the prefix, and nested
+// routers, with and without path-value population.
+func TestMount(t *testing.T) {
+	for _, populate := range []bool{true, false} {
+		inner := cairn.New()
+		inner.Use(trace("inner"))
+		inner.HandleFunc("GET /repos/{repo}", func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(r.URL.Path + " " + r.Pattern + " org=" + cairn.Param(r, "org") + " pv=" + r.PathValue("org") + " repo=" + cairn.Param(r, "repo")))
+		})
+		inner.HandleFunc("GET /{$}", answer("inner root"))
+		plain := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(r.URL.Path + " raw=" + r.URL.RawPath + " " + r.Pattern + " a=" + cairn.Param(r, "a")))
+		})
+		r := cairn.New()
+		r.PopulatePathValues(populate)
+		r.Use(trace("outer"))
+		r.Mount("/orgs/{org}", inner)
+		r.Mount("/plain/", plain)
+		r.Group("/g", trace("group")).Mount("/{a}/{b:int}", plain)
+		r.Mount("files.example.com", plain)
+		r.HandleFunc("GET /plain/own", answer("own"))
+		for _, tt := range []struct {
+			method, target string
+			want           exchange
+		}{
+			{"GET", "/orgs/acme/repos/x", exchange{code: 200, trace: "outer inner", body: "/repos/x GET /repos/{repo} org=acme pv=acme repo=x"}},
+			{"GET", "/orgs/a%2Fb/repos/x%2Fy", exchange{code: 200, trace: "outer inner", body: "/repos/x/y GET /repos/{repo} org=a/b pv=a/b repo=x/y"}},
+			{"GET", "/orgs/acme/", exchange{code: 200, trace: "outer inner inner root", body: "inner root"}},
+			{"GET", "/orgs/acme/nothing", exchange{code: 404, trace: "outer inner", body: "404 page not found\n"}},
+			{"GET", "/orgs/acme", exchange{code: 307, trace: "outer", body: "<a href=\"/orgs/acme/\">Temporary Redirect</a>.\n\n"}},
+			{"GET", "/plain/a/b", exchange{code: 200, trace: "outer", body: "/a/b raw= /plain/ a="}},
+			{"GET", "/plain/", exchange{code: 200, trace: "outer", body: "/ raw= /plain/ a="}},
+			{"GET", "/plain/own", exchange{code: 200, trace: "outer own", body: "own"}},
+			{"POST", "/plain/own", exchange{code: 200, trace: "outer", body: "/own raw= /plain/ a="}},
+			{"GET", "/g/x/42/deep/er", exchange{code: 200, trace: "outer group", body: "/deep/er raw= /g/{a}/{b:int}/ a=x"}},
+			{"GET", "/g/x/y/deep", exchange{code: 404, trace: "outer", body: "404 page not found\n"}},
+			{"GET", "http://files.example.com/a%2Fb/c", exchange{code: 200, trace: "outer", body: "/a/b/c raw=/a%2Fb/c files.example.com/ a="}},
+		} {
+			got, _ := do(t, r, tt.method, tt.target)
+			if got != tt.want {
+				t.Errorf("populate=%v: %s %s: got %+v, want %+v", populate, tt.method, tt.target, got, tt.want)
+			}
+		}
+	}
+}
+
+// TestMountKeepsRequest checks that the mounted handler gets a copy: the
+// request the router was given is unchanged after the call.
+func TestMountKeepsRequest(t *testing.T) {
+	r := cairn.New()
+	r.PopulatePathValues(false)
+	r.Mount("/orgs/{org}", http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	req := httptest.NewRequest("GET", "/orgs/acme/x", nil)
+	r.ServeHTTP(httptest.NewRecorder(), req)
+	if req.URL.Path != "/orgs/acme/x" || req.PathValue("org") != "" || cairn.Param(req, "org") != "acme" {
+		t.Errorf("after serving: path %q, PathValue %q, Param %q", req.URL.Path, req.PathValue("org"), cairn.Param(req, "org"))
+	}
+}

@@ -1,0 +1,143 @@
+package cairn_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cairn-go/cairn"
+)
+
+// TestPath checks reverse routing: the paths built, that the router routes
+// each back to its pattern with the same values, and the errors.
+func TestPath(t *testing.T) {
+	patterns := []string{
+		"GET /repos/{owner}/{repo}/issues/{n:int}",
+		"GET /files/{path...}",
+		"/static/",
+		"GET /{$}",
+		"GET /dir/{d}/{$}",
+		"GET /q/{code:[A-Z]{3}}",
+		"GET api.example.com/users/{id:uuid}",
+		"GET /caf%C3%A9/{x}",
+		"GET /v1/items/{id}",
+	}
+	r := newTestRouter(t, patterns...)
+	const uuid = "123e4567-e89b-12d3-a456-426614174000"
+	for _, tt := range []struct {
+		pattern string
+		params  []string
+		want    string
+		values  string // the values the router reads back
+	}{
+		{patterns[0], []string{"owner", "golang", "repo", "go", "n", "42"}, "/repos/golang/go/issues/42", "owner=golang repo=go n=42"},
+		{patterns[0], []string{"n", "-1", "repo", "a b/c?d#e%f", "owner", "ü"}, "/repos/%C3%BC/a%20b%2Fc%3Fd%23e%25f/issues/-1", "owner=ü repo=a b/c?d#e%f n=-1"},
+		{patterns[1], []string{"path", "a/b c/d.txt"}, "/files/a/b%20c/d.txt", "path=a/b c/d.txt"},
+		{patterns[1], []string{"path", ""}, "/files/", "path="},
+		{patterns[1], []string{"path", "dir/"}, "/files/dir/", "path=dir/"},
+		{patterns[2], nil, "/static/", ""},
+		{patterns[3], nil, "/", ""},
+		{patterns[4], []string{"d", "x"}, "/dir/x/", "d=x"},
+		{patterns[5], []string{"code", "EUR"}, "/q/EUR", "code=EUR"},
+		{patterns[6], []string{"id", uuid}, "/users/" + uuid, "id=" + uuid},
+		{patterns[7], []string{"x", "1"}, "/caf%C3%A9/1", "x=1"},
+	} {
+		got, err := r.Path(tt.pattern, tt.params...)
+		if err != nil || got != tt.want {
+			t.Errorf("Path(%q, %q) = %q, %v; want %q", tt.pattern, tt.params, got, err, tt.want)
+			continue
+		}
+		target := got
+		if strings.Contains(tt.pattern, "api.example.com") {
+			target = "http://api.example.com" + got
+		}
+		if s := serveOnce(t, r, "GET", target); s.pattern != tt.pattern || s.values != tt.values {
+			t.Errorf("GET %s: routed to %q with %q; want %q with %q", target, s.pattern, s.values, tt.pattern, tt.values)
+		}
+	}
+
+	for _, tt := range []struct {
+		pattern string
+		params  []string
+		want    string
+	}{
+		{"GET /nope", nil, `cairn: Path: no route has the pattern "GET /nope"`},
+		{"/repos/{owner}/{repo}/issues/{n:int}", nil, "no route has the pattern"},
+		{patterns[0], []string{"owner", "a", "repo"}, "odd number of name, value arguments"},
+		{patterns[0], []string{"owner", "a", "repo", "b"}, `no value for wildcard "n"`},
+		{patterns[0], []string{"owner", "a", "repo", "b", "n", "x1"}, `value "x1" does not satisfy the constraint of {n:int}`},
+		{patterns[0], []string{"owner", "a", "repo", "b", "n", "1", "extra", "2"}, `the pattern has no wildcard "extra"`},
+		{patterns[0], []string{"owner", "a", "owner", "b"}, `two values for wildcard "owner"`},
+		{patterns[0], []string{"owner", "", "repo", "b", "n", "1"}, `empty value for wildcard "owner"`},
+		{patterns[0], []string{"owner", "..", "repo", "b", "n", "1"}, `value ".." of wildcard "owner" would be cleaned from the path`},
+		{patterns[1], []string{"path", "a//b"}, `value "a//b" of {path...} is not a clean path`},
+		{patterns[1], []string{"path", "/a"}, "is not a clean path"},
+		{patterns[1], []string{"path", "a/../b"}, "is not a clean path"},
+		{patterns[5], []string{"code", "EURO"}, `value "EURO" does not satisfy the constraint of {code:[A-Z]{3}}`},
+		{patterns[6], []string{"id", "42"}, "does not satisfy the constraint of {id:uuid}"},
+	} {
+		got, err := r.Path(tt.pattern, tt.params...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "cairn: ") {
+			t.Errorf("Path(%q, %q) = %q, %v; want an error containing %q", tt.pattern, tt.params, got, err, tt.want)
+		}
+	}
+}
+
+// TestRoutes checks the route list and the printed tree.
+func TestRoutes(t *testing.T) {
+	r := cairn.New()
+	r.Use(trace("router"))
+	h := http.NotFoundHandler()
+	r.Handle("GET /users/me", h)
+	r.Handle("GET /users/{id:int}", h)
+	r.Version("v2").With(trace("a")).Handle("GET /users/{id:int}", h)
+	api := r.Group("api.example.com/v1", trace("b"), trace("c"))
+	api.Handle("POST /items/{name}", h)
+	api.Mount("/files", h)
+	r.Handle("/static/", h)
+	r.Handle("GET /{$}", h)
+	r.Handle("DELETE /code/{c:[A-Z]{3}}", h)
+
+	var b strings.Builder
+	for _, ri := range r.Routes() {
+		loc := ri.Location[strings.LastIndexByte(ri.Location, '/')+1:]
+		loc = loc[:strings.IndexByte(loc, ':')]
+		b.WriteString(strings.Join([]string{ri.Pattern, ri.Method, ri.Host, ri.Path, ri.Version, string(rune('0' + ri.Middleware)), map[bool]string{true: "mount", false: "-"}[ri.Mount], loc}, " | ") + "\n")
+	}
+	const wantRoutes = `GET /users/me | GET |  | /users/me |  | 0 | - | reverse_test.go
+GET /users/{id:int} | GET |  | /users/{id:int} |  | 0 | - | reverse_test.go
+GET /users/{id:int} | GET |  | /users/{id:int} | v2 | 1 | - | reverse_test.go
+POST api.example.com/v1/items/{name} | POST | api.example.com | /v1/items/{name} |  | 2 | - | reverse_test.go
+api.example.com/v1/files/ |  | api.example.com | /v1/files/ |  | 2 | mount | reverse_test.go
+/static/ |  |  | /static/ |  | 0 | - | reverse_test.go
+GET /{$} | GET |  | /{$} |  | 0 | - | reverse_test.go
+DELETE /code/{c:[A-Z]{3}} | DELETE |  | /code/{c:[A-Z]{3}} |  | 0 | - | reverse_test.go
+`
+	if got := b.String(); got != wantRoutes {
+		t.Errorf("Routes:\n%s\nwant:\n%s", got, wantRoutes)
+	}
+
+	var tree strings.Builder
+	if err := r.WriteTree(&tree); err != nil {
+		t.Fatal(err)
+	}
+	const wantTree = `(any host)
+├── /{$}  GET
+├── /code
+│   └── /{c:[A-Z]{3}}  DELETE
+├── /static
+│   └── /  *
+└── /users
+    ├── /me  GET
+    └── /{id:int}  GET  GET v2 (1 middleware)
+api.example.com
+└── /v1
+    ├── /files
+    │   └── /  * mount (2 middleware)
+    └── /items
+        └── /{name}  POST (2 middleware)
+`
+	if got := tree.String(); got != wantTree {
+		t.Errorf("WriteTree:\n%s\nwant:\n%s", got, wantTree)
+	}
+}

@@ -1,0 +1,159 @@
+package cairn_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cairn-go/cairn"
+)
+
+// versionedRouter returns a router with versioned routes, configured by v,
+// whose handlers write their version and the {id} value.
+func versionedRouter(v cairn.Versioning) *cairn.Router {
+	r := cairn.New()
+	r.Versioning(v)
+	r.Use(seePattern)
+	h := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, req *http.Request) {
+			w.Write([]byte(name + " id=" + cairn.Param(req, "id") + " version=" + cairn.RouteVersion(req)))
+		}
+	}
+	r.HandleFunc("GET /users/{id:int}", h("default"))
+	r.Version("v1").HandleFunc("GET /users/{id:int}", h("v1"))
+	r.Version("v2").With(trace("v2 only")).HandleFunc("GET /users/{uid:int}", h("v2"))
+	r.Version("v1").HandleFunc("GET /only/{id}", h("only v1"))
+	r.Version("v2").HandleFunc("GET /only/{id}", h("only v2"))
+	r.HandleFunc("POST /only/{id}", h("post"))
+	r.HandleFunc("GET /plain", h("plain"))
+	return r
+}
+
+// TestVersions checks version selection by Accept media types, with
+// q-values and several media ranges, and the 406 answer.
+func TestVersions(t *testing.T) {
+	type want struct {
+		code int
+		body string
+		vary string
+	}
+	const (
+		v1 = "application/vnd.acme.v1+json"
+		v2 = "application/vnd.acme.v2+json"
+		v3 = "application/vnd.acme.v3+json"
+	)
+	for _, tt := range []struct {
+		name     string
+		fallback bool
+		method   string
+		target   string
+		accept   []string
+		want     want
+	}{
+		{"no Accept", false, "GET", "/users/1", nil, want{200, "default id=1 version=", "Accept"}},
+		{"generic Accept", false, "GET", "/users/1", []string{"application/json, */*;q=0.1"}, want{200, "default id=1 version=", "Accept"}},
+		{"v1", false, "GET", "/users/1", []string{v1}, want{200, "v1 id=1 version=v1", "Accept"}},
+		{"v2 named differently", false, "GET", "/users/2", []string{v2}, want{200, "v2 id= version=v2", "Accept"}},
+		{"HEAD", false, "HEAD", "/users/2", []string{v2}, want{200, "v2 id= version=v2", "Accept"}},
+		{"q prefers v2", false, "GET", "/users/3", []string{v1 + ";q=0.5, " + v2 + ";q=0.9"}, want{200, "v2 id= version=v2", "Accept"}},
+		{"q prefers v1", false, "GET", "/users/3", []string{v2 + "; q=0.1", v1}, want{200, "v1 id=3 version=v1", "Accept"}},
+		{"tie: first listed", false, "GET", "/users/3", []string{v1 + ";q=0.5," + v2 + ";q=0.500"}, want{200, "v1 id=3 version=v1", "Accept"}},
+		{"missing version skipped", false, "GET", "/users/4", []string{v3 + ", " + v1 + ";q=0.2"}, want{200, "v1 id=4 version=v1", "Accept"}},
+		{"missing version: 406", false, "GET", "/users/4", []string{v3}, want{406, "406 not acceptable: no version of this resource matches the request\n", "Accept"}},
+		{"missing version: fallback", true, "GET", "/users/4", []string{v3}, want{200, "default id=4 version=", "Accept"}},
+		{"q=0 is not a request", false, "GET", "/users/5", []string{v2 + ";q=0"}, want{200, "default id=5 version=", "Accept"}},
+		{"invalid q ignored", false, "GET", "/users/5", []string{v2 + ";q=2", v2 + ";q=0.1234"}, want{200, "default id=5 version=", "Accept"}},
+		{"other vendor", false, "GET", "/users/6", []string{"application/vnd.other.v2+json"}, want{200, "default id=6 version=", "Accept"}},
+		{"case", false, "GET", "/users/7", []string{"Application/VND.Acme.V2+JSON;Q=1"}, want{200, "v2 id= version=v2", "Accept"}},
+		{"no suffix", false, "GET", "/users/7", []string{"application/vnd.acme.v1"}, want{200, "v1 id=7 version=v1", "Accept"}},
+		{"params", false, "GET", "/users/7", []string{"application/vnd.acme.v1+json; charset=utf-8; q=0.8"}, want{200, "v1 id=7 version=v1", "Accept"}},
+		{"no unversioned route", false, "GET", "/only/8", nil, want{406, "406 not acceptable: no version of this resource matches the request\n", "Accept"}},
+		{"no unversioned route, fallback", true, "GET", "/only/8", []string{v3}, want{406, "406 not acceptable: no version of this resource matches the request\n", "Accept"}},
+		{"versioned only", false, "GET", "/only/8", []string{v2}, want{200, "only v2 id=8 version=v2", "Accept"}},
+		{"other method unversioned", false, "POST", "/only/8", []string{v2}, want{200, "post id=8 version=", ""}},
+		{"unversioned path", false, "GET", "/plain", []string{v2}, want{200, "plain id= version=", ""}},
+	} {
+		r := versionedRouter(cairn.Versioning{Vendor: "acme", Fallback: tt.fallback})
+		var header []string
+		for _, a := range tt.accept {
+			header = append(header, "Accept", a)
+		}
+		got, w := do(t, r, tt.method, tt.target, header...)
+		if tt.method == "HEAD" {
+			got.body = tt.want.body // a recorder keeps the body of HEAD responses
+		}
+		if g := (want{got.code, got.body, strings.Join(w.Header().Values("Vary"), ", ")}); g != tt.want {
+			t.Errorf("%s: %s %s Accept %q: got %+v, want %+v", tt.name, tt.method, tt.target, tt.accept, g, tt.want)
+		}
+		if tt.want.code == 406 && !strings.HasPrefix(got.seen, "GET /only/{id}") && !strings.HasPrefix(got.seen, "GET /users/{id:int}") {
+			t.Errorf("%s: middleware saw pattern %q for 406", tt.name, got.seen)
+		}
+	}
+}
+
+// TestVersionHeader checks selection by a configured header, and the Vary
+// header it causes.
+func TestVersionHeader(t *testing.T) {
+	r := versionedRouter(cairn.Versioning{Header: "x-api-version"})
+	for _, tt := range []struct {
+		header []string
+		want   string
+	}{
+		{nil, "default id=1 version="},
+		{[]string{"X-Api-Version", "v2"}, "v2 id= version=v2"},
+		{[]string{"X-Api-Version", " V1 "}, "v1 id=1 version=v1"},
+		{[]string{"Accept", "application/vnd.acme.v2+json"}, "default id=1 version="},
+		{[]string{"X-Api-Version", "v9"}, "406 not acceptable: no version of this resource matches the request\n"},
+	} {
+		got, w := do(t, r, "GET", "/users/1", tt.header...)
+		if got.body != tt.want || w.Header().Get("Vary") != "X-Api-Version" {
+			t.Errorf("%q: got %q, Vary %q; want %q, Vary X-Api-Version", tt.header, got.body, w.Header().Get("Vary"), tt.want)
+		}
+	}
+}
+
+// TestVersionAnyVendor checks that with no vendor configured, the version is
+// the last part of any vendor media type.
+func TestVersionAnyVendor(t *testing.T) {
+	r := versionedRouter(cairn.Versioning{})
+	for _, tt := range []struct{ accept, want string }{
+		{"application/vnd.github.v2+json", "v2 id= version=v2"},
+		{"application/vnd.a.b.c.v1", "v1 id=1 version=v1"},
+		{"application/vnd.v1+json", "default id=1 version="},
+		{"text/vnd.acme.v1", "default id=1 version="},
+	} {
+		if got, _ := do(t, r, "GET", "/users/1", "Accept", tt.accept); got.body != tt.want {
+			t.Errorf("Accept %q: got %q, want %q", tt.accept, got.body, tt.want)
+		}
+	}
+}
+
+// TestVersionVaryAppends checks that a Vary header set before the router
+// runs is kept.
+func TestVersionVaryAppends(t *testing.T) {
+	r := cairn.New()
+	r.Version("v1").HandleFunc("GET /x", answer("v1"))
+	outer := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Vary", "Accept-Encoding")
+		r.ServeHTTP(w, req)
+	})
+	_, w := do(t, outer, "GET", "/x", "Accept", "application/vnd.acme.v1+json")
+	if got := w.Header().Values("Vary"); strings.Join(got, ", ") != "Accept-Encoding, Accept" {
+		t.Errorf("Vary: got %q", got)
+	}
+}
+
+// TestVersioningPanics checks the validation of Versioning.
+func TestVersioningPanics(t *testing.T) {
+	for _, tt := range []struct {
+		v    cairn.Versioning
+		want string
+	}{
+		{cairn.Versioning{Vendor: "a+b"}, `cairn: invalid vendor name "a+b"`},
+		{cairn.Versioning{Header: "X Version"}, `cairn: invalid header name "X Version"`},
+	} {
+		if msg := panicMessage(func() { cairn.New().Versioning(tt.v) }); msg != tt.want {
+			t.Errorf("%+v: panic %q, want %q", tt.v, msg, tt.want)
+		}
+	}
+}
