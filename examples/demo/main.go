@@ -1,6 +1,7 @@
 // Command demo serves a small site routed by cairn, to try the router with
-// curl: static pages, wildcards, constraints, a catch-all, 404, 405 and the
-// redirects that net/http.ServeMux makes.
+// curl: static pages, wildcards and constraints, a catch-all, versions
+// chosen by media type, a group behind middleware, net/http/pprof mounted
+// as a sub-router, and the 404, 405, OPTIONS and redirect answers.
 //
 //	go run ./examples/demo [-addr 127.0.0.1:8080]
 package main
@@ -10,57 +11,190 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/cairn-go/cairn"
 )
 
-// A route is one of the demo's patterns, with what it shows.
-type route struct {
-	pattern, note string
-	handler       http.HandlerFunc
+// token is what the /admin group asks for in the Authorization header.
+const token = "Bearer demo"
+
+// notes says what each route shows, by pattern and version.
+var notes = map[string]string{
+	"GET /{$}":                          "the home page, and only it",
+	"GET /about":                        "a static page",
+	"GET /hello":                        "a static route next to a wildcard subtree",
+	"GET /hello/{word}/":                "a wildcard, then a subtree",
+	"PUT /static/{uuid:uuid}/{ip:ipv4}": "built-in constraints",
+	"GET /static/{ip:ipv4}/{uuid:uuid}": "the same constraints the other way round (GET and HEAD)",
+	"GET /users/{id:int}":               "an integer id",
+	"GET /users/{name:[a-z]+}":          "a regexp constraint, tried after int",
+	"GET api.localhost/status":          "a host pattern",
+	"/files/{path...}":                  "a catch-all, any method",
+	"GET /api/users/{id:int}":           "unversioned: answers as v1",
+	"GET /api/users/{id:int} v1":        "Accept: application/vnd.cairn.v1+json",
+	"GET /api/users/{id:int} v2":        "Accept: application/vnd.cairn.v2+json",
+	"GET /admin/routes":                 "the route table as JSON, behind a token",
+	"GET /admin/tree":                   "the routing tree, behind a token",
+	"/debug/pprof/":                     "net/http/pprof, mounted as a cairn router",
 }
 
-// routes lists the demo's routes in the order they are registered and
-// printed. The home page, which lists them, is added by init.
-var routes = []route{
-	{"GET /about", "a static page", text("cairn: ServeMux patterns, constraints, zero allocations\n")},
-	{"GET /hello", "a static route next to a wildcard subtree", text("hello, world\n")},
-	{"GET /hello/{word}/", "a wildcard, then a subtree", hello},
-	{"PUT /static/{uuid:uuid}/{ip:ipv4}", "built-in constraints", echoParams("uuid", "ip")},
-	{"GET /static/{ip:ipv4}/{uuid:uuid}", "the same constraints the other way round", echoParams("ip", "uuid")},
-	{"GET /users/{id:int}", "an integer id", echoParams("id")},
-	{"GET /users/{name:[a-z]+}", "a regexp constraint, tried after int", echoParams("name")},
-	{"GET /currencies/{code:[A-Z]{3}}", "a regexp with braces", echoParams("code")},
-	{"GET api.localhost/status", "a host pattern", text("api ok\n")},
-	{"/files/{path...}", "a catch-all, any method", echoParams("path")},
-}
-
-func init() {
-	routes = append([]route{{"GET /{$}", "the home page, and only it", home}}, routes...)
-}
-
-// newRouter returns the demo's router.
-func newRouter() *cairn.Router {
+// newRouter returns the demo's router. It logs every request to logw.
+func newRouter(logw io.Writer) *cairn.Router {
+	logger := log.New(logw, "", log.Ltime|log.Lmicroseconds)
 	r := cairn.New()
-	for _, rt := range routes {
-		r.Handle(rt.pattern, rt.handler)
-	}
+	r.Use(logRequests(logger, ""))
+	r.Versioning(cairn.Versioning{Vendor: "cairn"})
+	r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		http.Error(w, "404 page not found; the routes are listed at /", http.StatusNotFound)
+	}))
+
+	r.HandleFunc("GET /{$}", func(w http.ResponseWriter, req *http.Request) { home(w, r) })
+	r.HandleFunc("GET /about", text("cairn: ServeMux patterns, constraints, versions, zero allocations\n"))
+	r.HandleFunc("GET /hello", text("hello, world\n"))
+	r.HandleFunc("GET /hello/{word}/", hello)
+	r.HandleFunc("PUT /static/{uuid:uuid}/{ip:ipv4}", echoParams("uuid", "ip"))
+	r.HandleFunc("GET /static/{ip:ipv4}/{uuid:uuid}", echoParams("ip", "uuid"))
+	r.HandleFunc("GET /users/{id:int}", echoParams("id"))
+	r.HandleFunc("GET /users/{name:[a-z]+}", echoParams("name"))
+	r.HandleFunc("GET api.localhost/status", text("api ok\n"))
+	r.HandleFunc("/files/{path...}", echoParams("path"))
+
+	r.HandleFunc("GET /api/users/{id:int}", userV1)
+	r.Version("v1").HandleFunc("GET /api/users/{id:int}", userV1)
+	r.Version("v2").HandleFunc("GET /api/users/{id:int}", userV2)
+
+	admin := r.Group("/admin", requireToken)
+	admin.HandleFunc("GET /routes", func(w http.ResponseWriter, req *http.Request) { routesJSON(w, r) })
+	admin.HandleFunc("GET /tree", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		r.WriteTree(w)
+	})
+
+	r.Mount("/debug/pprof", pprofRouter(logger))
 	return r
 }
 
-// home lists the routes.
-func home(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintln(w, "cairn demo; routes:")
-	for _, rt := range routes {
-		fmt.Fprintf(w, "  %-40s %s\n", rt.pattern, rt.note)
+// pprofRouter returns a router for the handlers of net/http/pprof, to be
+// mounted at /debug/pprof.
+func pprofRouter(logger *log.Logger) *cairn.Router {
+	r := cairn.New()
+	r.Use(logRequests(logger, "  pprof "))
+	// pprof.Index serves named profiles only under /debug/pprof/, which
+	// the mount strips; the index itself works anywhere.
+	r.HandleFunc("GET /{$}", pprof.Index)
+	r.HandleFunc("GET /{profile}", func(w http.ResponseWriter, req *http.Request) {
+		pprof.Handler(cairn.Param(req, "profile")).ServeHTTP(w, req)
+	})
+	r.HandleFunc("GET /cmdline", pprof.Cmdline)
+	r.HandleFunc("GET /profile", pprof.Profile)
+	r.HandleFunc("GET /trace", pprof.Trace)
+	r.HandleFunc("GET /symbol", pprof.Symbol)
+	r.HandleFunc("POST /symbol", pprof.Symbol)
+	return r
+}
+
+// logRequests is a middleware that logs each request with its status and
+// the pattern that matched.
+func logRequests(logger *log.Logger, prefix string) cairn.Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			start := time.Now()
+			sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+			next.ServeHTTP(sw, req)
+			logger.Printf("%s%s %s %d %q %s", prefix, req.Method, req.URL.RequestURI(), sw.code, req.Pattern, time.Since(start).Round(time.Microsecond))
+		})
 	}
+}
+
+// statusWriter remembers the status code written through it.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+// WriteHeader records code and passes it on.
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer, which
+// pprof's CPU profile and trace use to extend the write deadline.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// requireToken is a middleware that answers 401 unless the request carries
+// the demo's token.
+func requireToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Header.Get("Authorization") != token {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="cairn demo"`)
+			http.Error(w, "401 unauthorized: send Authorization: "+token, http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, req)
+	})
+}
+
+// routeTable writes the routes of r as a table.
+func routeTable(w io.Writer, r *cairn.Router) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, ri := range r.Routes() {
+		key := ri.Pattern
+		if ri.Version != "" {
+			key += " " + ri.Version
+		}
+		version := ri.Version
+		if version == "" {
+			version = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", ri.Pattern, version, notes[key])
+	}
+	tw.Flush()
+}
+
+// home lists the routes, with links built by reverse routing.
+func home(w http.ResponseWriter, r *cairn.Router) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintln(w, "cairn demo\n\nroutes (pattern, version, note):")
+	routeTable(w, r)
+	fmt.Fprintln(w, "\nsome paths, built with Router.Path:")
+	for _, p := range [][]string{
+		{"GET /hello/{word}/", "word", "gopher"},
+		{"GET /users/{id:int}", "id", "42"},
+		{"/files/{path...}", "path", "docs/read me.txt"},
+		{"GET /static/{ip:ipv4}/{uuid:uuid}", "ip", "10.0.0.1", "uuid", "123e4567-e89b-12d3-a456-426614174000"},
+	} {
+		path, err := r.Path(p[0], p[1:]...)
+		if err != nil {
+			path = err.Error()
+		}
+		fmt.Fprintf(w, "  %s\n", path)
+	}
+}
+
+// routesJSON writes the route table as JSON.
+func routesJSON(w http.ResponseWriter, r *cairn.Router) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintln(w, "[")
+	routes := r.Routes()
+	for i, ri := range routes {
+		comma := ","
+		if i == len(routes)-1 {
+			comma = ""
+		}
+		fmt.Fprintf(w, "  {\"pattern\": %q, \"method\": %q, \"version\": %q, \"middleware\": %d, \"mount\": %t}%s\n",
+			ri.Pattern, ri.Method, ri.Version, ri.Middleware, ri.Mount, comma)
+	}
+	fmt.Fprintln(w, "]")
 }
 
 // text returns a handler that writes s.
@@ -89,28 +223,51 @@ func echoParams(names ...string) http.HandlerFunc {
 	}
 }
 
-func main() {
-	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
-	flag.Parse()
+// userV1 answers version 1 of the user resource.
+func userV1(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/vnd.cairn.v1+json")
+	fmt.Fprintf(w, "{\"id\": %s, \"name\": \"user %s\"}\n", cairn.Param(r, "id"), cairn.Param(r, "id"))
+}
 
-	srv := &http.Server{Addr: *addr, Handler: newRouter(), ReadHeaderTimeout: 10 * time.Second}
-	base := "http://" + *addr
-	fmt.Printf("cairn demo on %s\n\nroutes:\n", base)
-	for _, rt := range routes {
-		fmt.Printf("  %-40s %s\n", rt.pattern, rt.note)
-	}
-	fmt.Printf(`
+// userV2 answers version 2 of the user resource, which nests the user and
+// says its version.
+func userV2(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/vnd.cairn.v2+json")
+	fmt.Fprintf(w, "{\"version\": %q, \"user\": {\"id\": %s, \"names\": [\"user\", %q]}}\n",
+		cairn.RouteVersion(r), cairn.Param(r, "id"), cairn.Param(r, "id"))
+}
+
+// usage prints the route table and commands to try.
+func usage(w io.Writer, base string, r *cairn.Router) {
+	fmt.Fprintf(w, "cairn demo on %s\n\nroutes (pattern, version, note):\n", base)
+	routeTable(w, r)
+	fmt.Fprintf(w, `
 try:
   curl %[1]s/
   curl %[1]s/hello/gopher/
   curl -X PUT %[1]s/static/123e4567-e89b-12d3-a456-426614174000/10.0.0.1
-  curl %[1]s/static/10.0.0.1/123e4567-e89b-12d3-a456-426614174000
-  curl %[1]s/users/42 %[1]s/users/gopher %[1]s/users/Gopher
+  curl -I %[1]s/static/10.0.0.1/123e4567-e89b-12d3-a456-426614174000
+  curl %[1]s/users/42 %[1]s/users/gopher
+  curl %[1]s/api/users/42
+  curl -H 'Accept: application/vnd.cairn.v2+json' %[1]s/api/users/42
+  curl -i -H 'Accept: application/vnd.cairn.v3+json' %[1]s/api/users/42
+  curl -i -X OPTIONS %[1]s/api/users/42
   curl -i -X DELETE %[1]s/users/42
   curl -i %[1]s/hello/gopher
+  curl -H 'Authorization: %[2]s' %[1]s/admin/tree
   curl -H 'Host: api.localhost' %[1]s/status
+  curl '%[1]s/debug/pprof/goroutine?debug=1'
 
-`, base)
+`, base, token)
+}
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
+	flag.Parse()
+
+	r := newRouter(os.Stderr)
+	srv := &http.Server{Addr: *addr, Handler: r, ReadHeaderTimeout: 10 * time.Second}
+	usage(os.Stdout, "http://"+*addr, r)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -121,6 +278,7 @@ try:
 		log.Fatal(err)
 	case <-ctx.Done():
 	}
+	fmt.Println("shutting down")
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
