@@ -68,8 +68,9 @@
 //
 // Two patterns conflict if a request matches both and neither is more
 // specific, as "/a/{x}" and "/{y}/b" (both match "/a/b"), "GET /{x}" and
-// "/a", or "/{n:int}/a" and "/{h:hex}/{x}". Registering a pattern that conflicts with one already registered,
-// or the same pattern twice, panics with a [*ConflictError] that names
+// "/a", or "/{n:int}/a" and "/{h:hex}/{x}". Registering a pattern that
+// conflicts with one already registered, or the same pattern twice (for
+// the same version), panics with a [*ConflictError] that names
 // both patterns, where each was registered, and a path that both match.
 // An invalid pattern panics with a [*PatternError] that says where it is
 // invalid and why.
@@ -84,11 +85,69 @@
 // unescaped. A request that no pattern matches gets 404, or 405 with an
 // Allow header if patterns match its path with other methods. CONNECT
 // requests are matched with their path as it is and their host with its
-// port.
+// port. Redirect locations are always paths built from the cleaned request
+// path, never "//host" references, so a request cannot make the router
+// send a client to another host.
+//
+// Unlike ServeMux, the router answers OPTIONS requests for a path that has
+// routes (but no OPTIONS route) with 204 No Content and an Allow header
+// that lists the methods, HEAD if GET is there, and OPTIONS; 405 answers
+// list OPTIONS too. [Router.NotFound], [Router.MethodNotAllowed] and
+// [Router.AutomaticOptions] replace these answers; AutomaticOptions(nil)
+// restores ServeMux's behaviour.
 //
 // Before calling the handler, the router sets req.Pattern to the matched
 // pattern and, unless [Router.PopulatePathValues] turned it off, stores the
 // wildcards for [http.Request.PathValue].
+//
+// # Middleware and groups
+//
+// Middleware has the standard form func(http.Handler) http.Handler
+// ([Middleware]). [Router.Use] adds router-level middleware, which wraps
+// every answer of the router: routes, 404, 405, OPTIONS, 406 and
+// redirects. It runs after the route is found, so it can read req.Pattern
+// and [Param], for logging or metrics by route. [Router.Group] makes a
+// [Group]: a prefix, which may carry a host ("api.example.com/v1"), and
+// middleware that wraps only the group's routes. Groups nest, and
+// [Router.With] gives middleware to a single route:
+//
+//	r.Use(logRequests)
+//	api := r.Group("/api", authenticate)
+//	api.HandleFunc("GET /users/{id:int}", showUser)         // GET /api/users/{id:int}
+//	api.With(audit).HandleFunc("DELETE /users/{id:int}", deleteUser)
+//
+// Each route's chain (router, then group, then route middleware, outermost
+// first) is built once, when the route is registered, so it costs nothing
+// per request; for that reason Use panics once routes are registered.
+//
+// [Router.Mount] hands a subtree to another handler, a Router included,
+// with the prefix stripped from the path: with r.Mount("/orgs/{org}", h),
+// h sees /orgs/acme/repos as /repos, and still reads {org} with [Param].
+//
+// # Versions
+//
+// Routes can have versions, chosen per request by media type, as in
+// "Accept: application/vnd.acme.v2+json", or by a header of your choice
+// (see [Versioning]). [Router.Version] and [Group.Version] register
+// versions of a route:
+//
+//	r.HandleFunc("GET /users/{id}", showUser)                  // no version asked for
+//	r.Version("v2").HandleFunc("GET /users/{id}", showUserV2) // v2 asked for
+//
+// The router finds the route as usual, then, if the route has versions,
+// picks the one the request prefers (by q-value) among those it has. A
+// request that asks for no version gets the unversioned route; one that
+// asks only for versions the route does not have gets 406 Not Acceptable,
+// or the unversioned route if [Versioning].Fallback is set. Responses from
+// such routes carry "Vary: Accept" (or the header used). [RouteVersion]
+// tells a handler which version it serves.
+//
+// # Introspection and reverse routing
+//
+// [Router.Routes] lists the routes with their methods, versions and
+// middleware, for documentation or metrics; [Router.WriteTree] prints the
+// tree that lookups walk. [Router.Path] builds the path of a registered
+// pattern from wildcard values, escaping them and checking constraints.
 //
 // # Allocations
 //
@@ -98,9 +157,11 @@
 // set of methods), and [Param] allocates nothing. The exceptions are paths
 // with percent-escapes that differ from the default encoding (those for
 // which the request's URL.RawPath is set), whose values are unescaped into
-// new strings, and the redirects. With path values on (the default),
-// [http.Request.SetPathValue] keeps the values in a map, which costs two
-// allocations for up to eight values.
+// new strings, and the redirects. Middleware chains, groups, choosing a
+// version, automatic OPTIONS and replaced 404 and 405 handlers add no
+// allocation of their own; a mount copies the request (one allocation).
+// With path values on (the default), [http.Request.SetPathValue] keeps the
+// values in a map, which costs two allocations for up to eight values.
 //
 // Lookups take no lock. Routes may be registered while the router serves;
 // each such registration rebuilds the lookup tables, in time linear in the
