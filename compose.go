@@ -23,25 +23,28 @@ type Middleware = func(http.Handler) http.Handler
 
 // Use appends router-level middleware. It runs, in the order given and
 // outermost first, for every request the router answers: matched routes,
-// 404, 405, automatic OPTIONS, 406 and redirects. It runs after the route
+// 404, 405, automatic OPTIONS, 406 and redirects (but not the 400 answer
+// to a request for "*", which ServeMux gives too). It runs after the route
 // is found, so it sees r.Pattern and [Param] (r.Pattern is "" when no route
 // matched).
 //
-// Because chains are built at registration, Use panics if a route has
-// already been registered.
+// Chains are built when routes are registered, so a middleware function is
+// called once for each route and for each of the answers above, not per
+// request; it should not do one-time setup. For the same reason, Use
+// panics if a route has already been registered.
 func (r *Router) Use(mw ...Middleware) {
 	for _, m := range mw {
 		if m == nil {
 			panic("cairn: nil middleware")
 		}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.seq > 0 {
-		panic(fmt.Errorf("cairn: Use after %d route(s) were registered: router-level middleware must come before the routes", r.seq))
-	}
-	r.mw = append(r.mw, mw...)
-	r.changed()
+	r.configure(func(s *settings) error {
+		if r.seq > 0 {
+			return fmt.Errorf("cairn: Use after %d route(s) were registered: router-level middleware must come before the routes", r.seq)
+		}
+		s.mw = append(s.mw, mw...)
+		return nil
+	})
 }
 
 // chain returns h wrapped by mw, mw[0] outermost.

@@ -376,8 +376,8 @@ func newEmptyMuxFixture() *muxFixture {
 	fx := &muxFixture{std: http.NewServeMux(), rt: cairn.New(), noPV: cairn.New()}
 	fx.noPV.PopulatePathValues(false)
 	// ServeMux answers OPTIONS like any other method.
-	fx.rt.AutomaticOptions(nil)
-	fx.noPV.AutomaticOptions(nil)
+	fx.rt.DisableAutomaticOptions()
+	fx.noPV.DisableAutomaticOptions()
 	return fx
 }
 

@@ -93,8 +93,8 @@
 // routes (but no OPTIONS route) with 204 No Content and an Allow header
 // that lists the methods, HEAD if GET is there, and OPTIONS; 405 answers
 // list OPTIONS too. [Router.NotFound], [Router.MethodNotAllowed] and
-// [Router.AutomaticOptions] replace these answers; AutomaticOptions(nil)
-// restores ServeMux's behaviour.
+// [Router.AutomaticOptions] replace these answers;
+// [Router.DisableAutomaticOptions] restores ServeMux's behaviour.
 //
 // Before calling the handler, the router sets req.Pattern to the matched
 // pattern and, unless [Router.PopulatePathValues] turned it off, stores the
@@ -138,9 +138,11 @@
 // picks the one the request prefers (by q-value) among those it has. A
 // request that asks for no version gets the unversioned route; one that
 // asks only for versions the route does not have gets 406 Not Acceptable,
-// or the unversioned route if [Versioning].Fallback is set. Responses from
-// such routes carry "Vary: Accept" (or the header used). [RouteVersion]
-// tells a handler which version it serves.
+// or the unversioned route if [Versioning].Fallback is set. When none of
+// a route's versions is acceptable, less specific patterns are tried, as
+// for a route of another method. Responses from such routes carry
+// "Vary: Accept" (or the header used). [RouteVersion] tells a handler
+// which version it serves.
 //
 // # Introspection and reverse routing
 //

@@ -15,10 +15,7 @@ import (
 // whatever their method. nil restores the default, which answers as
 // [http.NotFound] does.
 func (r *Router) NotFound(h http.Handler) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.notFound = h
-	r.changed()
+	r.configure(func(s *settings) error { s.notFound = h; return nil })
 }
 
 // MethodNotAllowed sets the handler that answers requests whose path some
@@ -27,29 +24,64 @@ func (r *Router) NotFound(h http.Handler) {
 // router-level middleware) runs; h should answer 405 Method Not Allowed.
 // nil restores the default, which answers as net/http.ServeMux does.
 func (r *Router) MethodNotAllowed(h http.Handler) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.notAllowed = h
-	r.changed()
+	r.configure(func(s *settings) error { s.notAllowed = h; return nil })
 }
 
-// AutomaticOptions sets the handler that answers OPTIONS requests whose
-// path some pattern matches, but not with method OPTIONS. The router sets
-// the Allow header before h runs, listing the methods that would match,
-// with HEAD if GET is there, and OPTIONS. By default such requests get 204
-// No Content with that header. A route registered for OPTIONS (or for every
-// method) answers them instead.
+// AutomaticOptions turns automatic OPTIONS on, with h as the handler that
+// answers OPTIONS requests whose path some pattern matches, but not with
+// method OPTIONS. The router sets the Allow header before h runs, listing
+// the methods that would match, with HEAD if GET is there, and OPTIONS.
+// nil restores the default handler, which answers 204 No Content. A route
+// registered for OPTIONS (or for every method) answers such requests
+// instead.
 //
-// A CORS middleware installed with [Router.Use] sees these requests, with
-// the Allow header set, and can answer preflight requests from it.
-//
-// AutomaticOptions(nil) turns automatic OPTIONS off: such requests then get
-// 405, as with net/http.ServeMux, and Allow headers do not list OPTIONS.
+// Automatic OPTIONS is on by default. A CORS middleware installed with
+// [Router.Use] sees these requests, with the Allow header set, and can
+// answer preflight requests from it.
 func (r *Router) AutomaticOptions(h http.Handler) {
+	r.configure(func(s *settings) error { s.options, s.optionsOff = h, false; return nil })
+}
+
+// DisableAutomaticOptions turns automatic OPTIONS off: such requests then
+// get 405, as with net/http.ServeMux, and Allow headers do not list
+// OPTIONS. [Router.AutomaticOptions] turns it on again.
+func (r *Router) DisableAutomaticOptions() {
+	r.configure(func(s *settings) error { s.options, s.optionsOff = nil, true; return nil })
+}
+
+// settings are what a router answers when no route serves a request, and
+// the router-level middleware.
+type settings struct {
+	mw         []Middleware // router-level, outermost first
+	notFound   http.Handler // nil for the default
+	notAllowed http.Handler // nil for the default
+	options    http.Handler // nil for the default
+	optionsOff bool         // no automatic OPTIONS
+	versioning Versioning
+}
+
+// configure changes the settings of r with set, then rebuilds the fallback
+// answers. It builds them without holding the lock, so that middleware
+// constructors may call the router; if another change was made meanwhile,
+// the answers built for that one are kept. configure panics with the error
+// of set, if any.
+func (r *Router) configure(set func(*settings) error) {
+	r.mu.Lock()
+	if err := set(&r.settings); err != nil {
+		r.mu.Unlock()
+		panic(err)
+	}
+	r.generation++
+	gen, s := r.generation, r.settings
+	r.mu.Unlock()
+
+	f := r.newFallback(s)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.options, r.optionsOff = h, h == nil
-	r.changed()
+	if r.generation == gen {
+		r.fallback = f
+		r.changed()
+	}
 }
 
 // fallback holds the compiled answers of a table, each wrapped in the
@@ -60,33 +92,38 @@ type fallback struct {
 	options       http.Handler // nil when automatic OPTIONS is off
 	notAcceptable http.Handler
 	redirect      http.Handler // nil when there is no router-level middleware
+	bareNotFound  http.Handler // notFound without the middleware
 	versioning    *versioning
 }
 
-// fallbackHandlers builds the fallback of r, whose lock is held.
-func (r *Router) fallbackHandlers() fallback {
-	f := fallback{
-		notFound:      chain(r.mw, orDefault(r.notFound, http.HandlerFunc(serveNotFound))),
-		notAllowed:    chain(r.mw, orDefault(r.notAllowed, http.HandlerFunc(serveNotAllowed))),
-		notAcceptable: chain(r.mw, orDefault(r.versioning.NotAcceptable, http.HandlerFunc(serveNotAcceptable))),
-		versioning:    newVersioning(r.versioning),
+// newFallback builds the fallback answers for s. It calls the middleware
+// constructors, once for each answer.
+func (r *Router) newFallback(s settings) *fallback {
+	f := &fallback{
+		bareNotFound:  orDefault(s.notFound, http.HandlerFunc(serveNotFound)),
+		notAllowed:    chain(s.mw, orDefault(s.notAllowed, http.HandlerFunc(serveNotAllowed))),
+		notAcceptable: chain(s.mw, orDefault(s.versioning.NotAcceptable, http.HandlerFunc(serveNotAcceptable))),
+		versioning:    newVersioning(s.versioning),
 	}
-	if !r.optionsOff {
-		f.options = chain(r.mw, orDefault(r.options, http.HandlerFunc(serveOptions)))
+	f.notFound = chain(s.mw, f.bareNotFound)
+	if !s.optionsOff {
+		f.options = chain(s.mw, orDefault(s.options, http.HandlerFunc(serveOptions)))
 	}
-	if len(r.mw) > 0 {
+	if len(s.mw) > 0 {
 		// The redirect's target is worked out again by the inner handler,
 		// from the request it gets: there is nowhere to keep it that would
 		// not allocate a per-request chain.
-		f.redirect = chain(r.mw, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			if v := r.current().route(req); v.loc != "" {
+		f.redirect = chain(s.mw, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			t := r.current()
+			var q query
+			if v := t.route(req, &q); v.loc != "" {
 				http.Redirect(w, req, v.loc, http.StatusTemporaryRedirect)
 				return
 			}
 			// A middleware changed the request so that it no longer
 			// needs a redirect; answer as for no route rather than run
 			// the router-level middleware a second time.
-			serveNotFound(w, req)
+			t.fallback.bareNotFound.ServeHTTP(w, req)
 		}))
 	}
 	return f
@@ -116,7 +153,7 @@ func (f *fallback) serveRedirect(w http.ResponseWriter, req *http.Request, loc s
 // pattern matches path p with another method, automatic OPTIONS or 405 with
 // an Allow header.
 func (t *table) serveNoRoute(w http.ResponseWriter, req *http.Request, host, p string, escaped bool) {
-	f := &t.fallback
+	f := t.fallback
 	allowed := t.allowed(host, p, escaped)
 	if allowed.set == 0 {
 		f.notFound.ServeHTTP(w, req)

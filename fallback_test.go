@@ -55,7 +55,7 @@ func TestFallbackHandlers(t *testing.T) {
 	if got, w := do(t, r, "OPTIONS", "/items/1"); got.code != 200 || w.Header().Get("X-Options") != "custom" || w.Header().Get("Allow") != "DELETE, GET, HEAD, OPTIONS" {
 		t.Errorf("custom OPTIONS: got %+v, header %v", got, w.Header())
 	}
-	r.AutomaticOptions(nil)
+	r.DisableAutomaticOptions()
 	r.NotFound(nil)
 	r.MethodNotAllowed(nil)
 	for _, tt := range []struct {
@@ -108,7 +108,8 @@ func TestCORSPreflight(t *testing.T) {
 
 // TestRedirectRewrittenByMiddleware checks the redirect answer when a
 // router-level middleware changes the request so that it no longer needs
-// one: the router answers 404 rather than run its middleware twice.
+// one: the router answers with its NotFound handler rather than run its
+// middleware twice.
 func TestRedirectRewrittenByMiddleware(t *testing.T) {
 	r := cairn.New()
 	r.Use(func(next http.Handler) http.Handler {
@@ -119,10 +120,11 @@ func TestRedirectRewrittenByMiddleware(t *testing.T) {
 			next.ServeHTTP(w, req)
 		})
 	})
+	r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) }))
 	r.HandleFunc("/tree/", answer("tree"))
 	r.HandleFunc("/rewrite/", answer("rewrite"))
-	if got, _ := do(t, r, "GET", "/rewrite"); got.code != 404 {
-		t.Errorf("rewritten redirect: got %+v, want 404", got)
+	if got, _ := do(t, r, "GET", "/rewrite"); got.code != http.StatusTeapot {
+		t.Errorf("rewritten redirect: got %+v, want the NotFound handler's 418", got)
 	}
 	if got, w := do(t, r, "GET", "/tree"); got.code != 307 || w.Header().Get("Location") != "/tree/" {
 		t.Errorf("redirect: got %+v, Location %q", got, w.Header().Get("Location"))
@@ -187,5 +189,31 @@ func TestNoOpenRedirect(t *testing.T) {
 	}
 	if redirects < 1000 {
 		t.Errorf("only %d of the requests were redirected; the test exercises too little", redirects)
+	}
+}
+
+// TestMiddlewareConstructors checks that middleware constructors run once
+// per route and per fallback answer, not again when the table is
+// recompiled, and that they may call the router.
+func TestMiddlewareConstructors(t *testing.T) {
+	r := cairn.New()
+	calls := 0
+	r.Use(func(next http.Handler) http.Handler {
+		calls++
+		_ = r.Routes() // would deadlock if constructors ran under the router's lock
+		return next
+	})
+	const fallbacks = 5 // 404, 405, OPTIONS, 406, redirect
+	if calls != fallbacks {
+		t.Errorf("after Use: %d constructor calls, want %d", calls, fallbacks)
+	}
+	r.HandleFunc("GET /a", answer("a"))
+	r.HandleFunc("GET /b", answer("b"))
+	do(t, r, "GET", "/a") // compiles the table
+	r.HandleFunc("GET /c", answer("c"))
+	r.Group("/g", func(next http.Handler) http.Handler { _, _ = r.Path("GET /a"); return next }).HandleFunc("GET /d", answer("d"))
+	do(t, r, "GET", "/c")
+	if want := fallbacks + 4; calls != want {
+		t.Errorf("after 4 routes: %d constructor calls, want %d", calls, want)
 	}
 }

@@ -28,6 +28,12 @@ import (
 // request for the prefix itself is redirected to PATH + "/". Mount panics
 // as [Router.Handle] does.
 //
+// The copy is shallow, as http.StripPrefix's is: it shares the request's
+// header, body and context, and the storage of its path values, so values
+// that h stores with SetPathValue (as a Router with path values on does)
+// are also seen by middleware that reads r.PathValue after h returns.
+// [Param] is not affected.
+//
 // Allocation: one copy of the request; and if the prefix has wildcards and
 // the router does not populate path values, the map that holds them (two
 // more).

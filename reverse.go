@@ -14,7 +14,10 @@ import (
 //
 //	r.Path("GET /repos/{owner}/{repo}/issues/{n:int}", "owner", "golang", "repo", "go", "n", "42")
 //
-// returns "/repos/golang/go/issues/42". pattern must be a registered
+// returns "/repos/golang/go/issues/42". The path matches the pattern,
+// but, as for any path, a more specific pattern may serve it:
+// r.Path("GET /users/{id}", "id", "me") is "/users/me" even if
+// "GET /users/me" is registered too. pattern must be a registered
 // pattern, exactly as it was registered (with a group's prefix, as
 // [RouteInfo.Pattern] has it). Values are escaped: a '/' in the value of
 // {name} becomes %2F, while in the value of {name...} it separates

@@ -37,13 +37,9 @@ type Router struct {
 	patterns    map[string]*pattern // by pattern string, for Path
 	layouts     *routerLayouts      // for Param
 
-	// Settings, read when the table is compiled.
-	mw         []Middleware // router-level, outermost first
-	notFound   http.Handler // nil for the default
-	notAllowed http.Handler // nil for the default
-	options    http.Handler // nil for the default
-	optionsOff bool         // no automatic OPTIONS
-	versioning Versioning
+	settings   settings  // router-level middleware and fallback answers
+	fallback   *fallback // built from settings; nil for the defaults
+	generation int       // changes of settings so far
 
 	table        atomic.Pointer[table] // what lookups read; nil until compiled
 	stale        atomic.Bool           // table lags behind roots
@@ -141,7 +137,21 @@ func (r *Router) registerErr(s string, h http.Handler, opts routeOptions) error 
 	if h == nil {
 		return fmt.Errorf("cairn: nil handler for pattern %q", s)
 	}
-	r.mu.Lock()
+	// The chain is built without the lock, so that middleware constructors
+	// may call the router; it is built again in the unlikely case that Use
+	// added middleware meanwhile.
+	var handler http.Handler
+	for {
+		r.mu.Lock()
+		mw := r.settings.mw
+		r.mu.Unlock()
+		handler = chain(mw, chain(opts.mw, h))
+		r.mu.Lock()
+		if len(r.settings.mw) == len(mw) {
+			break
+		}
+		r.mu.Unlock()
+	}
 	defer r.mu.Unlock()
 	if r.roots == nil {
 		r.roots = map[string]*node{}
@@ -170,7 +180,7 @@ func (r *Router) registerErr(s string, h http.Handler, opts routeOptions) error 
 		return conflict
 	}
 	r.seq++
-	rt := newRoute(p, chain(r.mw, chain(opts.mw, h)), r.seq)
+	rt := newRoute(p, handler, r.seq)
 	rt.version, rt.mw, rt.mount = opts.version, len(opts.mw), opts.mount
 	root.insert(rt)
 	r.routes = append(r.routes, rt)
@@ -209,7 +219,11 @@ func (r *Router) changed() {
 // is held.
 func (r *Router) compile() *table {
 	t := compileTable(r.roots)
-	t.fallback = r.fallbackHandlers()
+	if r.fallback == nil {
+		// The zero settings: no middleware constructor runs.
+		r.fallback = r.newFallback(settings{})
+	}
+	t.fallback = r.fallback
 	return t
 }
 
@@ -256,93 +270,132 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	t := r.current()
+	var q query
+	var v verdict
 	if req.Method != http.MethodConnect {
-		// Optimization: the common case, a request whose route is found
-		// with a clean path, is served here without building a verdict.
-		// This repeats the first steps of table.route.
-		host := ""
-		if t.hosts != nil {
-			host = stripHostPort(req.Host)
+		rt := t.lookup(req, &q)
+		if rt != nil && !rt.multi && !q.unclean {
+			// Optimization: the common case, as in table.route, served
+			// without building a verdict.
+			r.serveRoute(w, req, t, rt, &q)
+			return
 		}
-		p, escaped := requestPath(req.URL)
-		q := query{method: req.Method, escaped: escaped, checkClean: true}
-		if p != "" && p[0] == '/' {
-			if rt := t.match(host, p, false, &q); rt != nil && !rt.multi && !q.unclean {
-				r.serveRoute(t, w, req, rt, p, escaped)
-				return
-			}
-		}
+		v = t.routeSlow(req, rt, &q)
+	} else {
+		v = t.routeConnect(req, &q)
 	}
-	v := t.route(req)
 	switch {
 	case v.rt != nil:
-		r.serveRoute(t, w, req, v.rt, v.p, v.escaped)
+		r.serveRoute(w, req, t, v.rt, &q)
 	case v.loc != "":
+		if q.varies {
+			t.fallback.versioning.addVary(w.Header())
+		}
 		req.Pattern = v.pattern
 		t.fallback.serveRedirect(w, req, v.loc)
+	case q.rejected != nil:
+		t.fallback.versioning.addVary(w.Header())
+		// Middleware sees the pattern the path matched.
+		req.Pattern = q.rejected.pat.str
+		if !r.noPathValues.Load() {
+			setPathValues(req, q.rejected.pat, q.path, q.escaped)
+		}
+		t.fallback.notAcceptable.ServeHTTP(w, req)
 	default:
+		if q.varies {
+			t.fallback.versioning.addVary(w.Header())
+		}
 		req.Pattern = ""
-		t.serveNoRoute(w, req, v.host, v.p, v.escaped)
+		t.serveNoRoute(w, req, q.host, q.path, q.escaped)
 	}
 }
 
+// serveRoute calls the handler of rt, which q found for req.
+func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, t *table, rt *route, q *query) {
+	if q.varies {
+		t.fallback.versioning.addVary(w.Header())
+	}
+	req.Pattern = rt.pat.str
+	if !r.noPathValues.Load() {
+		setPathValues(req, rt.pat, q.path, q.escaped)
+	}
+	rt.handler.ServeHTTP(w, req)
+}
+
 // A verdict is what the routing table says to do with a request: serve a
-// route, redirect, or answer that no route matches.
+// route, redirect, or answer that no route serves it; the query used says
+// more.
 type verdict struct {
 	rt      *route // the route to serve, if any
-	p       string // the path matched, for rt or for the Allow header
-	escaped bool   // p holds escapes
-	host    string // the host matched
 	loc     string // where to redirect, if not ""
 	pattern string // req.Pattern for a redirect
 }
 
-// route decides what to do with req.
-func (t *table) route(req *http.Request) verdict {
+// route decides what to do with req, using q, which it fills in.
+func (t *table) route(req *http.Request, q *query) verdict {
 	if req.Method == http.MethodConnect {
-		return t.routeConnect(req)
+		return t.routeConnect(req, q)
 	}
+	rt := t.lookup(req, q)
+	if rt != nil && !rt.multi && !q.unclean {
+		return verdict{rt: rt}
+	}
+	return t.routeSlow(req, rt, q)
+}
+
+// lookup fills in q for req, which is not a CONNECT request, and returns
+// the route it finds, if any.
+func (t *table) lookup(req *http.Request, q *query) *route {
 	host := ""
 	if t.hosts != nil {
 		// Optimization: only routers with host patterns look at the host.
 		host = stripHostPort(req.Host)
 	}
 	p, escaped := requestPath(req.URL)
-	q := query{method: req.Method, escaped: escaped, checkClean: true}
-	var rt *route
-	if p != "" && p[0] == '/' {
+	q.method, q.host, q.path, q.escaped, q.checkClean = req.Method, host, p, escaped, true
+	q.req, q.versioning = req, t.fallback.versioning
+	if p == "" || p[0] != '/' {
 		// A path without its leading slash (which http.StripPrefix can
-		// leave) is not clean; it is redirected below.
-		rt = t.match(host, p, false, &q)
+		// leave) is not clean; it is redirected.
+		return nil
 	}
-	// Optimization: a match of a pattern without a multi wildcard visited
-	// every segment of the path and found each clean, so the path is clean
-	// and the match exact. Everything else checks the whole path first.
-	if rt != nil && !rt.multi && !q.unclean {
-		return verdict{rt: rt, p: p, escaped: escaped}
-	}
+	return t.match(host, p, false, q)
+}
+
+// routeSlow decides what to do with req, for which lookup found rt, when
+// that is not simply to serve rt: a match of a pattern without a multi
+// wildcard visited every segment of the path and found each clean, so the
+// path is clean and the match exact, but everything else needs the whole
+// path checked first.
+func (t *table) routeSlow(req *http.Request, rt *route, q *query) verdict {
+	p := q.path
 	if !isClean(p) {
-		return t.routeUnclean(req, host)
+		return t.routeUnclean(req, q)
 	}
 	if rt == nil || !rt.exact(p, false) {
-		if srt, u := slashRedirect(t, host, p, &q, req.URL); srt != nil {
+		if srt, u := slashRedirect(t, q.host, p, q, req.URL); srt != nil {
 			// As net/http.ServeMux does, report the pattern that the
 			// new path matches.
 			return verdict{loc: u, pattern: srt.pat.str}
 		}
 	}
-	return verdict{rt: rt, p: p, escaped: escaped, host: host}
+	return verdict{rt: rt}
+}
+
+// newQuery returns a query for req, for path p on host.
+func (t *table) newQuery(req *http.Request, host, p string, escaped bool) query {
+	return query{method: req.Method, host: host, path: p, escaped: escaped, req: req, versioning: t.fallback.versioning}
 }
 
 // routeUnclean decides what to do with a request whose path is not clean:
 // redirect it to the clean path (or, first, to that path's subtree root).
-func (t *table) routeUnclean(req *http.Request, host string) verdict {
+func (t *table) routeUnclean(req *http.Request, q *query) verdict {
 	escapedPath := req.URL.EscapedPath()
 	p := cleanPath(escapedPath)
-	q := query{method: req.Method, escaped: true}
-	rt := t.match(host, p, false, &q)
+	*q = t.newQuery(req, q.host, p, true)
+	rt := t.match(q.host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
-		if srt, u := slashRedirect(t, host, p, &q, req.URL); srt != nil {
+		if srt, u := slashRedirect(t, q.host, p, q, req.URL); srt != nil {
 			return verdict{loc: u, pattern: srt.pat.str}
 		}
 	}
@@ -359,36 +412,16 @@ func (t *table) routeUnclean(req *http.Request, host string) verdict {
 // net/http.ServeMux, its path is not cleaned, the trailing-slash redirect
 // is decided with the host of its URL, and the route is then found with
 // req.Host, port included.
-func (t *table) routeConnect(req *http.Request) verdict {
+func (t *table) routeConnect(req *http.Request, q *query) verdict {
 	p := req.URL.EscapedPath()
-	q := query{method: req.Method, escaped: true}
-	rt := t.match(req.URL.Host, p, false, &q)
+	*q = t.newQuery(req, req.URL.Host, p, true)
+	rt := t.match(req.URL.Host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
-		if _, u := slashRedirect(t, req.URL.Host, p, &q, req.URL); u != "" {
+		if _, u := slashRedirect(t, req.URL.Host, p, q, req.URL); u != "" {
 			return verdict{loc: u, pattern: cleanPath(req.URL.Path) + "/"}
 		}
 	}
-	rt = t.match(req.Host, p, false, &q)
-	return verdict{rt: rt, p: p, escaped: true, host: req.URL.Host}
-}
-
-// serveRoute calls the handler of rt, which matched path p of req, or of
-// the version of rt that req asks for.
-func (r *Router) serveRoute(t *table, w http.ResponseWriter, req *http.Request, rt *route, p string, escaped bool) {
-	h := rt.handler
-	if rt.versions != nil {
-		if v := t.fallback.versioning.choose(w, req, rt.versions); v != nil {
-			rt, h = v, v.handler
-		} else {
-			// Middleware sees the pattern the path matched.
-			h = t.fallback.notAcceptable
-		}
-	}
-	req.Pattern = rt.pat.str
-	if !r.noPathValues.Load() {
-		setPathValues(req, rt.pat, p, escaped)
-	}
-	h.ServeHTTP(w, req)
+	return verdict{rt: t.match(req.Host, p, false, q)}
 }
 
 // slashRedirect returns the route that p followed by a slash matches

@@ -75,7 +75,7 @@ type table struct {
 	noHost  *hostTree
 	methods *methodIndex
 
-	fallback fallback // answers when no route serves a request as it is
+	fallback *fallback // answers when no route serves a request as it is
 
 	// allowCache maps the method sets met so far to their Allow header
 	// values, so that answering 405 does not allocate.
@@ -130,7 +130,7 @@ func (t *table) match(host, p string, slash bool, q *query) *route {
 func (ht *hostTree) match(p string, slash bool, q *query) *route {
 	if !slash && ht.staticLens&lenBit(len(p)) != 0 && (!q.escaped || strings.IndexByte(p, '%') < 0) {
 		if l := ht.static[p]; l != nil {
-			if rt := l.route(q.method); rt != nil {
+			if rt := l.route(q); rt != nil {
 				return rt
 			}
 		}

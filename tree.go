@@ -219,20 +219,62 @@ type leaf struct {
 	get     *route   // the GET route, which also answers HEAD
 	any     *route   // the method-less route
 	mask    methodSet
+	// versioned is set if some route has versions. Optimization: route
+	// sends such leaves down a separate path, keeping the common one short.
+	versioned bool
 }
 
-// route returns the route of l for method, or nil: the route with exactly
-// that method, else the GET route for HEAD, else the method-less route.
-func (l *leaf) route(method string) *route {
+// route returns the route of l for q, or nil: the route with exactly q's
+// method, else the GET route for HEAD, else the method-less route. A route
+// that has versions stands for the version q's request asks for, and is
+// passed over if no version of it is acceptable.
+func (l *leaf) route(q *query) *route {
+	if l.versioned {
+		return l.routeVersioned(q)
+	}
 	for i, m := range l.methods {
-		if m == method {
+		if m == q.method {
 			return l.routes[i]
 		}
 	}
-	if method == http.MethodHead && l.get != nil {
+	if q.method == http.MethodHead && l.get != nil {
 		return l.get
 	}
 	return l.any
+}
+
+// routeVersioned is route for a leaf with versioned routes.
+func (l *leaf) routeVersioned(q *query) *route {
+	for i, m := range l.methods {
+		if m == q.method {
+			if rt := q.pick(l.routes[i]); rt != nil {
+				return rt
+			}
+			break
+		}
+	}
+	if q.method == http.MethodHead && l.get != nil {
+		if rt := q.pick(l.get); rt != nil {
+			return rt
+		}
+	}
+	return q.pick(l.any)
+}
+
+// pick returns rt or, if rt has versions, the one that q's request asks
+// for, or nil if none is acceptable.
+func (q *query) pick(rt *route) *route {
+	if rt == nil || rt.versions == nil {
+		return rt
+	}
+	q.varies = true
+	if v := q.versioning.choose(q.req, rt.versions); v != nil {
+		return v
+	}
+	if q.rejected == nil {
+		q.rejected = rt
+	}
+	return nil
 }
 
 // A compiler turns a registration tree into a lookup tree.
@@ -319,6 +361,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			c := *rt
 			c.versions = vs
 			rt = &c
+			l.versioned = true
 		}
 		i = j
 		switch m := rt.pat.method; m {
@@ -372,13 +415,23 @@ func (n *lookupNode) child(seg string) *lookupNode {
 	return nil
 }
 
-// A query is what a lookup needs besides the path.
+// A query is what a lookup needs besides the path, and what it found out.
 type query struct {
 	method     string
-	escaped    bool // path segments must be unescaped before use
-	checkClean bool // stop at an empty, "." or ".." segment
-	unclean    bool // set when checkClean found such a segment
-	steps      int  // nodes visited, to check the cost bound in tests
+	host, path string // the host and path of the request, as looked up
+	escaped    bool   // path segments must be unescaped before use
+	checkClean bool   // stop at an empty, "." or ".." segment
+	unclean    bool   // set when checkClean found such a segment
+	steps      int    // nodes visited, to check the cost bound in tests
+
+	// For routes with versions: the request and how it chooses a version;
+	// whether a route with versions was considered (so the answer depends
+	// on the version asked for); and the first such route passed over
+	// because none of its versions was acceptable.
+	req        *http.Request
+	versioning *versioning
+	varies     bool
+	rejected   *route
 }
 
 // lookup returns the first route, in precedence order, that matches the path
@@ -393,7 +446,7 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 			if n.leaf == nil {
 				return nil
 			}
-			return n.leaf.route(q.method)
+			return n.leaf.route(q)
 		}
 		p, slash = "/", false
 	}
@@ -431,7 +484,7 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 		}
 	}
 	if n.multi != nil && n.multi.leaf != nil {
-		return n.multi.leaf.route(q.method)
+		return n.multi.leaf.route(q)
 	}
 	return nil
 }

@@ -11,10 +11,15 @@ package cairn
 //	Accept: application/vnd.acme.v1+json;q=0.5, application/vnd.acme.v2+json
 //
 // the request asks for v2 (q=1) before v1 (q=0.5), and gets v2 if the leaf
-// has it, else v1, else the unversioned route if Fallback is set, else 406
-// Not Acceptable. A request that asks for no version gets the unversioned
-// route. The Accept values are scanned in place, so choosing allocates
-// nothing.
+// has it, else v1, else the unversioned route if Fallback is set or if the
+// header also accepts a media range that names no version (such as */*).
+// A request that asks for no version gets the unversioned route. If the
+// leaf has no acceptable route for the method, the lookup goes on to less
+// specific patterns, as for a route of another method; if none serves, the
+// answer is 406 Not Acceptable. So a path whose routes all have versions
+// answers 406 to requests that ask for none: register an unversioned route
+// too (it may share a version's handler) to serve them. The Accept values
+// are scanned in place, so choosing allocates nothing.
 
 import (
 	"fmt"
@@ -28,9 +33,11 @@ type Versioning struct {
 	// Vendor is the vendor name of the media types that carry versions:
 	// with Vendor "acme", Accept: application/vnd.acme.v2+json asks for v2.
 	// With no Vendor, any vendor is accepted and the version is the last
-	// dot-separated part of the subtype ("application/vnd.x.y.v2" asks for
-	// v2). Names compare without regard to case. The "+json" (or any
-	// other) structured-syntax suffix is optional.
+	// dot-separated part of the subtype if it is a 'v' and a digit and
+	// more ("application/vnd.x.y.v2" asks for v2; the spreadsheet type
+	// "application/vnd.ms-excel.sheet.macroEnabled.12" asks for none).
+	// Names compare without regard to case. The "+json" (or any other)
+	// structured-syntax suffix is optional.
 	Vendor string
 
 	// Header, if set, names a request header that holds the version
@@ -45,8 +52,9 @@ type Versioning struct {
 
 	// NotAcceptable answers requests for which no version of the matched
 	// route is acceptable. It runs behind the router-level middleware,
-	// with r.Pattern set to the pattern the path matched. nil means a
-	// plain-text 406 Not Acceptable.
+	// with r.Pattern set to the pattern the path matched (so
+	// [RouteVersion] reports one of the route's versions, though none
+	// serves). nil means a plain-text 406 Not Acceptable.
 	NotAcceptable http.Handler
 }
 
@@ -59,10 +67,7 @@ func (r *Router) Versioning(v Versioning) {
 	if v.Header != "" && !isToken(v.Header) {
 		panic(fmt.Errorf("cairn: invalid header name %q", v.Header))
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.versioning = v
-	r.changed()
+	r.configure(func(s *settings) error { s.versioning = v; return nil })
 }
 
 // RouteVersion returns the version of the route that served r, or "" if it
@@ -132,35 +137,33 @@ func newVersioning(v Versioning) *versioning {
 }
 
 // choose returns the route of vs that req asks for, or nil if none is
-// acceptable, and adds the header that decided it to the Vary header of w.
+// acceptable.
 //
-// Allocation: none, unless w already has a Vary header.
-func (v *versioning) choose(w http.ResponseWriter, req *http.Request, vs *versionSet) *route {
-	h := w.Header()
-	if _, ok := h["Vary"]; ok {
-		h.Add("Vary", v.vary[0])
-	} else {
-		h["Vary"] = v.vary
-	}
-	var best *route
-	requested := false
+// Allocation: none.
+func (v *versioning) choose(req *http.Request, vs *versionSet) *route {
 	if v.header != "" {
 		if vals := req.Header[v.header]; len(vals) > 0 {
 			if want := strings.TrimSpace(vals[0]); want != "" {
-				requested = true
-				best = vs.find(want)
+				if rt := vs.find(want); rt != nil || !v.fallback {
+					return rt
+				}
 			}
 		}
-	} else {
-		bestQ := 0
-		for _, line := range req.Header["Accept"] {
-			for line != "" {
-				var mediaRange string
-				mediaRange, line, _ = strings.Cut(line, ",")
-				want, q, ok := v.parseRange(mediaRange)
-				if !ok || q == 0 {
-					continue
-				}
+		return vs.def
+	}
+	var best *route
+	bestQ := 0
+	requested, other := false, false // ranges that ask for a version, and others
+	for _, line := range req.Header["Accept"] {
+		for line != "" {
+			var mediaRange string
+			mediaRange, line, _ = strings.Cut(line, ",")
+			want, q, ok := v.parseRange(mediaRange)
+			switch {
+			case !ok || q == 0:
+			case want == "":
+				other = true
+			default:
 				requested = true
 				if q > bestQ {
 					if rt := vs.find(want); rt != nil {
@@ -173,40 +176,44 @@ func (v *versioning) choose(w http.ResponseWriter, req *http.Request, vs *versio
 	if best != nil {
 		return best
 	}
-	if !requested || v.fallback {
+	// The unversioned route is acceptable unless every acceptable media
+	// range asks for a version.
+	if !requested || other || v.fallback {
 		return vs.def
 	}
 	return nil
 }
 
+// addVary adds the header that chooses versions to the Vary header h,
+// unless it is there.
+//
+// Allocation: none, unless h has a Vary header without it.
+func (v *versioning) addVary(h http.Header) {
+	vals, ok := h["Vary"]
+	if !ok {
+		h["Vary"] = v.vary
+		return
+	}
+	for _, val := range vals {
+		for val != "" {
+			var tok string
+			tok, val, _ = strings.Cut(val, ",")
+			if tok = strings.TrimSpace(tok); tok == "*" || strings.EqualFold(tok, v.vary[0]) {
+				return
+			}
+		}
+	}
+	h["Vary"] = append(vals, v.vary[0])
+}
+
 // parseRange parses one media range of an Accept header, such as
 // "application/vnd.acme.v2+json; q=0.8", and returns the version it asks
-// for and its quality in thousandths, or ok false if it names no version.
+// for ("" if it asks for none) and its quality in thousandths, or ok false
+// if it is empty or its quality is malformed.
 func (v *versioning) parseRange(s string) (version string, q int, ok bool) {
 	mediaType, params, _ := strings.Cut(s, ";")
 	mediaType = strings.TrimSpace(mediaType)
-	const prefix = "application/vnd."
-	if len(mediaType) <= len(prefix) || !strings.EqualFold(mediaType[:len(prefix)], prefix) {
-		return "", 0, false
-	}
-	sub := mediaType[len(prefix):]
-	if i := strings.IndexByte(sub, '+'); i >= 0 {
-		sub = sub[:i]
-	}
-	if v.vendor != "" {
-		n := len(v.vendor)
-		if len(sub) <= n+1 || sub[n] != '.' || !strings.EqualFold(sub[:n], v.vendor) {
-			return "", 0, false
-		}
-		version = sub[n+1:]
-	} else {
-		i := strings.LastIndexByte(sub, '.')
-		if i < 0 {
-			return "", 0, false
-		}
-		version = sub[i+1:]
-	}
-	if !isVersion(version) {
+	if mediaType == "" {
 		return "", 0, false
 	}
 	q = 1000
@@ -220,7 +227,43 @@ func (v *versioning) parseRange(s string) (version string, q int, ok bool) {
 			}
 		}
 	}
-	return version, q, true
+	return v.mediaVersion(mediaType), q, true
+}
+
+// mediaVersion returns the version that the media type t names, or "".
+func (v *versioning) mediaVersion(t string) string {
+	const prefix = "application/vnd."
+	if len(t) <= len(prefix) || !strings.EqualFold(t[:len(prefix)], prefix) {
+		return ""
+	}
+	sub := t[len(prefix):]
+	if i := strings.IndexByte(sub, '+'); i >= 0 {
+		sub = sub[:i]
+	}
+	var version string
+	if v.vendor != "" {
+		n := len(v.vendor)
+		if len(sub) <= n+1 || sub[n] != '.' || !strings.EqualFold(sub[:n], v.vendor) {
+			return ""
+		}
+		version = sub[n+1:]
+	} else {
+		// Any vendor: the last part, if it looks like a version, so
+		// that types such as application/vnd.ms-excel.sheet.macroEnabled.12
+		// are not taken for version requests.
+		i := strings.LastIndexByte(sub, '.')
+		if i < 0 {
+			return ""
+		}
+		version = sub[i+1:]
+		if len(version) < 2 || version[0] != 'v' && version[0] != 'V' || version[1] < '0' || version[1] > '9' {
+			return ""
+		}
+	}
+	if !isVersion(version) {
+		return ""
+	}
+	return version
 }
 
 // parseQuality parses an HTTP quality value ("0", "0.5", "1.000") into

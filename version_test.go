@@ -157,3 +157,78 @@ func TestVersioningPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionPrecedence checks that a route with versions, none of which
+// the request accepts, is passed over for a less specific route, at the
+// same leaf or above it, and that Vary is still set.
+func TestVersionPrecedence(t *testing.T) {
+	r := cairn.New()
+	r.Versioning(cairn.Versioning{Vendor: "acme"})
+	r.HandleFunc("/users/{id}", answer("any method"))
+	r.Version("v2").HandleFunc("GET /users/{id}", answer("GET v2"))
+	r.HandleFunc("GET /items/{id}", answer("items"))
+	r.Version("v2").HandleFunc("GET /items/{id:int}", answer("items v2"))
+	const v2, v3 = "application/vnd.acme.v2+json", "application/vnd.acme.v3+json"
+	for _, tt := range []struct {
+		target, accept string
+		code           int
+		body           string
+	}{
+		{"/users/1", "", 200, "any method"},
+		{"/users/1", v2, 200, "GET v2"},
+		{"/users/1", v3, 200, "any method"},
+		{"/items/1", "", 200, "items"},
+		{"/items/1", v2, 200, "items v2"},
+		{"/items/x", v2, 200, "items"},
+	} {
+		var header []string
+		if tt.accept != "" {
+			header = []string{"Accept", tt.accept}
+		}
+		got, w := do(t, r, "GET", tt.target, header...)
+		if got.code != tt.code || got.body != tt.body {
+			t.Errorf("GET %s Accept %q: got %d %q, want %d %q", tt.target, tt.accept, got.code, got.body, tt.code, tt.body)
+		}
+		if vary := w.Header().Get("Vary"); vary != "Accept" && tt.target != "/items/x" {
+			t.Errorf("GET %s Accept %q: Vary %q, want Accept", tt.target, tt.accept, vary)
+		}
+	}
+}
+
+// TestVersionOtherRanges checks that media ranges that ask for no version
+// make the unversioned route acceptable, and that without a vendor only
+// parts that look like versions ("v2") are taken for versions.
+func TestVersionOtherRanges(t *testing.T) {
+	r := versionedRouter(cairn.Versioning{})
+	for _, tt := range []struct{ accept, want string }{
+		{"application/vnd.acme.v9+json", "406"},
+		{"application/vnd.acme.v9+json, */*;q=0.1", "default"},
+		{"application/vnd.acme.v9+json, application/json", "default"},
+		{"application/vnd.acme.v9+json, application/json;q=0", "406"},
+		{"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "default"},
+		{"application/vnd.ms-excel.sheet.macroEnabled.12", "default"},
+		{"application/vnd.acme.2", "default"},
+	} {
+		got, _ := do(t, r, "GET", "/users/1", "Accept", tt.accept)
+		if !strings.HasPrefix(got.body, tt.want) {
+			t.Errorf("Accept %q: got %d %q, want %s", tt.accept, got.code, got.body, tt.want)
+		}
+	}
+}
+
+// TestVersionVaryOnce checks that Vary does not repeat the header that is
+// already there.
+func TestVersionVaryOnce(t *testing.T) {
+	r := cairn.New()
+	r.Version("v1").HandleFunc("GET /x", answer("v1"))
+	for _, prior := range []string{"accept", "Origin, Accept", "*"} {
+		outer := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Set("Vary", prior)
+			r.ServeHTTP(w, req)
+		})
+		_, w := do(t, outer, "GET", "/x", "Accept", "application/vnd.acme.v1+json")
+		if got := w.Header().Values("Vary"); len(got) != 1 || got[0] != prior {
+			t.Errorf("Vary %q before: got %q", prior, got)
+		}
+	}
+}
