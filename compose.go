@@ -29,9 +29,10 @@ type Middleware = func(http.Handler) http.Handler
 // matched).
 //
 // Chains are built when routes are registered, so a middleware function is
-// called once for each route and for each of the answers above, not per
-// request; it should not do one-time setup. For the same reason, Use
-// panics if a route has already been registered.
+// called once for each route and for each of the answers above (again only
+// if a concurrent registration or change intervened), not per request; it
+// should not do one-time setup, and it may call the router. For the same
+// reason, Use panics if a route has already been registered.
 func (r *Router) Use(mw ...Middleware) {
 	for _, m := range mw {
 		if m == nil {

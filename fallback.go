@@ -9,6 +9,7 @@ package cairn
 
 import (
 	"net/http"
+	"slices"
 )
 
 // NotFound sets the handler that answers requests that no pattern matches,
@@ -60,27 +61,36 @@ type settings struct {
 	versioning Versioning
 }
 
-// configure changes the settings of r with set, then rebuilds the fallback
+// configure changes the settings of r with set and rebuilds the fallback
 // answers. It builds them without holding the lock, so that middleware
-// constructors may call the router; if another change was made meanwhile,
-// the answers built for that one are kept. configure panics with the error
-// of set, if any.
+// constructors may call the router, from a copy of the settings, which it
+// commits only if nothing changed meanwhile; otherwise it starts again. So
+// when configure returns, the change is in force, and if a constructor
+// panics, nothing has changed. configure panics with the error of set, if
+// any.
 func (r *Router) configure(set func(*settings) error) {
-	r.mu.Lock()
-	if err := set(&r.settings); err != nil {
+	for {
+		r.mu.Lock()
+		s := r.settings
+		// A full slice, so that set's appends never write into the array
+		// of the settings in force.
+		s.mw = slices.Clip(s.mw)
+		err := set(&s)
+		gen := r.generation
 		r.mu.Unlock()
-		panic(err)
-	}
-	r.generation++
-	gen, s := r.generation, r.settings
-	r.mu.Unlock()
-
-	f := r.newFallback(s)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.generation == gen {
-		r.fallback = f
-		r.changed()
+		if err != nil {
+			panic(err)
+		}
+		f := r.newFallback(s)
+		r.mu.Lock()
+		if r.generation == gen {
+			r.settings, r.fallback = s, f
+			r.generation++
+			r.changed()
+			r.mu.Unlock()
+			return
+		}
+		r.mu.Unlock()
 	}
 }
 

@@ -217,3 +217,27 @@ func TestMiddlewareConstructors(t *testing.T) {
 		t.Errorf("after 4 routes: %d constructor calls, want %d", calls, want)
 	}
 }
+
+// TestConfigureAtomic checks that a change whose middleware constructor
+// panics leaves the router as it was, and that constructors do not run for
+// registrations that fail.
+func TestConfigureAtomic(t *testing.T) {
+	r := cairn.New()
+	calls := 0
+	if msg := panicMessage(func() {
+		r.Use(func(http.Handler) http.Handler { panic("cairn_test: constructor fails") })
+	}); msg != "cairn_test: constructor fails" {
+		t.Fatalf("Use: panic %q", msg)
+	}
+	g := r.Group("/g", func(next http.Handler) http.Handler { calls++; return next })
+	if msg := panicMessage(func() { g.HandleFunc("GET /{a}/{a}", answer("x")) }); !strings.Contains(msg, "duplicate wildcard") {
+		t.Errorf("bad pattern: panic %q", msg)
+	}
+	if calls != 0 {
+		t.Errorf("a failed registration ran %d middleware constructors", calls)
+	}
+	g.HandleFunc("GET /x", answer("x"))
+	if got, _ := do(t, r, "GET", "/g/x"); got.code != 200 || got.trace != "x" || calls != 1 {
+		t.Errorf("after the failed Use: got %+v, %d constructor calls", got, calls)
+	}
+}

@@ -39,7 +39,7 @@ type Router struct {
 
 	settings   settings  // router-level middleware and fallback answers
 	fallback   *fallback // built from settings; nil for the defaults
-	generation int       // changes of settings so far
+	generation int       // changes of routes and settings so far
 
 	table        atomic.Pointer[table] // what lookups read; nil until compiled
 	stale        atomic.Bool           // table lags behind roots
@@ -137,49 +137,67 @@ func (r *Router) registerErr(s string, h http.Handler, opts routeOptions) error 
 	if h == nil {
 		return fmt.Errorf("cairn: nil handler for pattern %q", s)
 	}
-	// The chain is built without the lock, so that middleware constructors
-	// may call the router; it is built again in the unlikely case that Use
-	// added middleware meanwhile.
-	var handler http.Handler
 	for {
 		r.mu.Lock()
-		mw := r.settings.mw
+		p, err := r.check(s, opts)
+		if err != nil {
+			r.mu.Unlock()
+			return err
+		}
+		gen, mw := r.generation, r.settings.mw
 		r.mu.Unlock()
-		handler = chain(mw, chain(opts.mw, h))
+		// The chain is built without the lock, so that middleware
+		// constructors may call the router. If the routes or settings
+		// changed meanwhile, the pattern is checked and the chain built
+		// again.
+		handler := chain(mw, chain(opts.mw, h))
 		r.mu.Lock()
-		if len(r.settings.mw) == len(mw) {
-			break
+		if r.generation == gen {
+			r.add(p, handler, opts)
+			r.mu.Unlock()
+			return nil
 		}
 		r.mu.Unlock()
 	}
-	defer r.mu.Unlock()
-	if r.roots == nil {
-		r.roots = map[string]*node{}
-	}
+}
+
+// check parses s and checks it against the routes of r, whose lock is
+// held.
+func (r *Router) check(s string, opts routeOptions) (*pattern, error) {
 	p, err := parsePattern(s, r.constraints.lookup)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p.loc = opts.loc
 	// The route's own copy of the pattern, whose address identifies its
 	// layout (see layout.go).
 	p.str = strings.Clone(s)
-	root := r.roots[p.host]
-	if root == nil {
-		root = &node{}
-		r.roots[p.host] = root
-	}
 	var conflict *ConflictError
-	root.eachOverlapping(p.segments, func(rt *route) {
+	r.roots[p.host].eachOverlapping(p.segments, func(rt *route) {
 		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, opts.version, rt) {
 			conflict = newConflictError(p, rt.pat)
 			conflict.addVersions(opts.version, rt.version)
 		}
 	})
 	if conflict != nil {
-		return conflict
+		return nil, conflict
+	}
+	return p, nil
+}
+
+// add adds the route for p, which check accepted, to r, whose lock is
+// held.
+func (r *Router) add(p *pattern, handler http.Handler, opts routeOptions) {
+	if r.roots == nil {
+		r.roots = map[string]*node{}
+	}
+	root := r.roots[p.host]
+	if root == nil {
+		root = &node{}
+		r.roots[p.host] = root
 	}
 	r.seq++
+	r.generation++
 	rt := newRoute(p, handler, r.seq)
 	rt.version, rt.mw, rt.mount = opts.version, len(opts.mw), opts.mount
 	root.insert(rt)
@@ -196,11 +214,10 @@ func (r *Router) registerErr(s string, h http.Handler, opts routeOptions) error 
 	if m := opts.mount; m != nil {
 		// The requests the mount passes on get their own copy of the
 		// pattern, whose layout sends Param to their path values.
-		m.pattern = strings.Clone(s)
+		m.pattern = strings.Clone(p.str)
 		r.addLayout(&layout{pattern: m.pattern, version: rt.version, stripped: true})
 	}
 	r.changed()
-	return nil
 }
 
 // changed brings the table up to date after a change to the routes or
@@ -373,11 +390,15 @@ func (t *table) routeSlow(req *http.Request, rt *route, q *query) verdict {
 		return t.routeUnclean(req, q)
 	}
 	if rt == nil || !rt.exact(p, false) {
+		// A route passed over for its versions counts only if it matched
+		// the path itself, not the path with a slash added.
+		rejected := q.rejected
 		if srt, u := slashRedirect(t, q.host, p, q, req.URL); srt != nil {
 			// As net/http.ServeMux does, report the pattern that the
 			// new path matches.
 			return verdict{loc: u, pattern: srt.pat.str}
 		}
+		q.rejected = rejected
 	}
 	return verdict{rt: rt}
 }
@@ -421,6 +442,7 @@ func (t *table) routeConnect(req *http.Request, q *query) verdict {
 			return verdict{loc: u, pattern: cleanPath(req.URL.Path) + "/"}
 		}
 	}
+	q.rejected = nil // the route is found again, with another host
 	return verdict{rt: t.match(req.Host, p, false, q)}
 }
 

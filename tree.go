@@ -354,11 +354,24 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 		}
 		rt := sorted[i]
 		if j > i+1 || rt.version != "" {
-			vs := &versionSet{versions: sorted[i:j]}
-			if rt.version == "" {
-				vs.def, vs.versions = rt, sorted[i+1:j]
+			// Copies of the routes of the method, all with the order of
+			// the first registered, so that ordered patterns keep their
+			// order whatever version is chosen.
+			seq := rt.seq
+			for _, v := range sorted[i+1 : j] {
+				seq = min(seq, v.seq)
 			}
-			c := *rt
+			group := make([]*route, j-i)
+			for k, v := range sorted[i:j] {
+				c := *v
+				c.seq = seq
+				group[k] = &c
+			}
+			vs := &versionSet{versions: group}
+			if rt.version == "" {
+				vs.def, vs.versions = group[0], group[1:]
+			}
+			c := *group[0]
 			c.versions = vs
 			rt = &c
 			l.versioned = true

@@ -18,8 +18,13 @@ package cairn
 // specific patterns, as for a route of another method; if none serves, the
 // answer is 406 Not Acceptable. So a path whose routes all have versions
 // answers 406 to requests that ask for none: register an unversioned route
-// too (it may share a version's handler) to serve them. The Accept values
-// are scanned in place, so choosing allocates nothing.
+// too (it may share a version's handler) to serve them. A version the
+// route has is preferred to the unversioned route whatever their q-values:
+// asking for a version is taken as meaning it. A route for every method
+// with versions (a versioned Mount, say) treats OPTIONS like any other
+// method; a CORS middleware installed with Use sees preflight requests
+// before that. The Accept values are scanned in place, so choosing
+// allocates nothing.
 
 import (
 	"fmt"

@@ -232,3 +232,45 @@ func TestVersionVaryOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionSlashAndOrder checks that a route passed over for its versions
+// at the path with a slash added does not make the answer 406, and that
+// ordered patterns keep their registration order whatever version is
+// chosen.
+func TestVersionSlashAndOrder(t *testing.T) {
+	r := cairn.New()
+	r.Versioning(cairn.Versioning{Vendor: "acme"})
+	r.HandleFunc("POST /pa", answer("post a"))
+	r.Version("v1").HandleFunc("GET /pa/", answer("a/ v1"))
+	r.HandleFunc("GET /{h:hex}", answer("hex"))
+	r.HandleFunc("GET /{n:int}", answer("int"))
+	r.Version("v2").HandleFunc("GET /{n:int}", answer("int v2"))
+	r.Version("v2").HandleFunc("GET /{h:hex}", answer("hex v2"))
+	const v1, v2 = "application/vnd.acme.v1+json", "application/vnd.acme.v2+json"
+	for _, tt := range []struct {
+		target, accept string
+		code           int
+		body, location string
+	}{
+		{"/pa", "", 405, "Method Not Allowed\n", ""},
+		{"/pa", v1, 307, "", "/pa/"},
+		{"/pa/", v1, 200, "a/ v1", ""},
+		{"/pa/", "", 406, "406 not acceptable: no version of this resource matches the request\n", ""},
+		{"/12", "", 200, "hex", ""},
+		{"/12", v2, 200, "hex v2", ""},
+		{"/-12", v2, 200, "int v2", ""},
+	} {
+		var header []string
+		if tt.accept != "" {
+			header = []string{"Accept", tt.accept}
+		}
+		got, w := do(t, r, "GET", tt.target, header...)
+		if tt.code == 307 {
+			got.body = ""
+		}
+		if got.code != tt.code || got.body != tt.body || w.Header().Get("Location") != tt.location {
+			t.Errorf("GET %s Accept %q: got %d %q Location %q, want %d %q Location %q",
+				tt.target, tt.accept, got.code, got.body, w.Header().Get("Location"), tt.code, tt.body, tt.location)
+		}
+	}
+}
