@@ -161,16 +161,15 @@ func (g *Group) pattern(pattern string) (string, error) {
 	if g.host == "" && g.path == "" {
 		return pattern, nil
 	}
-	method, rest := "", pattern
-	if i := strings.IndexAny(pattern, " \t"); i >= 0 {
-		method, rest = pattern[:i+1], strings.TrimLeft(pattern[i+1:], " \t")
-	}
-	i := strings.IndexByte(rest, '/')
+	// The path starts at the first '/', and the host, if any, follows the
+	// last blank before it.
+	i := strings.IndexByte(pattern, '/')
 	if i < 0 {
 		// Let the parser report it, with the full pattern.
 		return pattern, nil
 	}
-	host, path := rest[:i], rest[i:]
+	j := strings.LastIndexAny(pattern[:i], " \t") + 1
+	method, host, path := pattern[:j], pattern[j:i], pattern[i:]
 	if host != "" && g.host != "" {
 		return "", fmt.Errorf("cairn: pattern %q has a host, and so has its group (%q)", pattern, g.host)
 	}

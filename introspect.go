@@ -50,14 +50,9 @@ func (r *Router) Routes() []RouteInfo {
 	return infos
 }
 
-// path returns the path of p as written in its pattern.
-func (p *pattern) path() string {
-	s := p.str
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
-		s = strings.TrimLeft(s[i+1:], " \t")
-	}
-	return s[strings.IndexByte(s, '/'):]
-}
+// path returns the path of p as written in its pattern: what follows its
+// first '/', since neither a method nor a host may contain one.
+func (p *pattern) path() string { return p.str[strings.IndexByte(p.str, '/'):] }
 
 // WriteTree writes the routing tree of r to w, one node a line, indented
 // under its parent in the order lookups try them: literals, constrained

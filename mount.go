@@ -59,20 +59,14 @@ func (g *Group) mount(prefix string, h http.Handler, loc string) {
 	if host == "" {
 		host = g.host
 	}
-	full := g.path + path
-	m := &mounted{h: h, nsegs: strings.Count(full, "/")}
-	for _, seg := range strings.Split(full, "/") {
-		if strings.HasPrefix(seg, "{") {
-			name, _, _ := strings.Cut(strings.TrimSuffix(seg[1:], "}"), ":")
-			m.names = append(m.names, name)
-		}
-	}
-	g.r.register(host+full+"/", m, routeOptions{mw: g.mw, version: g.version, loc: loc, mount: m})
+	m := &mounted{h: h}
+	g.r.register(host+g.path+path+"/", m, routeOptions{mw: g.mw, version: g.version, loc: loc, mount: m})
 }
 
 // mounted is the handler of a mount's route.
 type mounted struct {
-	h       http.Handler
+	h http.Handler
+	// Set when the route is added, from its parsed pattern.
 	nsegs   int      // segments in the prefix
 	names   []string // wildcards in the prefix
 	pattern string   // r.Pattern for the handler: the route's pattern, in another copy

@@ -212,6 +212,13 @@ func (r *Router) add(p *pattern, handler http.Handler, opts routeOptions) {
 		r.addLayout(newLayout(p, rt.version))
 	}
 	if m := opts.mount; m != nil {
+		// The pattern is the prefix followed by a multi wildcard.
+		m.nsegs = len(p.segments) - 1
+		for _, s := range p.segments[:m.nsegs] {
+			if s.kind == segWild {
+				m.names = append(m.names, s.s)
+			}
+		}
 		// The requests the mount passes on get their own copy of the
 		// pattern, whose layout sends Param to their path values.
 		m.pattern = strings.Clone(p.str)
@@ -288,55 +295,42 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	t := r.current()
 	var q query
+	// Optimization: this is table.route, with the common case decided
+	// here rather than by building a verdict in a call.
 	var v verdict
-	if req.Method != http.MethodConnect {
-		rt := t.lookup(req, &q)
-		if rt != nil && !rt.multi && !q.unclean {
-			// Optimization: the common case, as in table.route, served
-			// without building a verdict.
-			r.serveRoute(w, req, t, rt, &q)
-			return
-		}
-		v = t.routeSlow(req, rt, &q)
-	} else {
+	if req.Method == http.MethodConnect {
 		v = t.routeConnect(req, &q)
+	} else if rt := t.lookup(req, &q); rt != nil && !rt.multi && !q.unclean {
+		v.rt = rt
+	} else {
+		v = t.routeSlow(req, rt, &q)
+	}
+	if q.varies {
+		t.fallback.versioning.addVary(w.Header())
 	}
 	switch {
 	case v.rt != nil:
-		r.serveRoute(w, req, t, v.rt, &q)
+		r.serveRoute(w, req, v.rt, &q, v.rt.handler)
 	case v.loc != "":
-		if q.varies {
-			t.fallback.versioning.addVary(w.Header())
-		}
 		req.Pattern = v.pattern
 		t.fallback.serveRedirect(w, req, v.loc)
 	case q.rejected != nil:
-		t.fallback.versioning.addVary(w.Header())
 		// Middleware sees the pattern the path matched.
-		req.Pattern = q.rejected.pat.str
-		if !r.noPathValues.Load() {
-			setPathValues(req, q.rejected.pat, q.path, q.escaped)
-		}
-		t.fallback.notAcceptable.ServeHTTP(w, req)
+		r.serveRoute(w, req, q.rejected, &q, t.fallback.notAcceptable)
 	default:
-		if q.varies {
-			t.fallback.versioning.addVary(w.Header())
-		}
 		req.Pattern = ""
 		t.serveNoRoute(w, req, q.host, q.path, q.escaped)
 	}
 }
 
-// serveRoute calls the handler of rt, which q found for req.
-func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, t *table, rt *route, q *query) {
-	if q.varies {
-		t.fallback.versioning.addVary(w.Header())
-	}
+// serveRoute calls h for rt, which q found for req, after setting
+// req.Pattern and the path values.
+func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, rt *route, q *query, h http.Handler) {
 	req.Pattern = rt.pat.str
 	if !r.noPathValues.Load() {
 		setPathValues(req, rt.pat, q.path, q.escaped)
 	}
-	rt.handler.ServeHTTP(w, req)
+	h.ServeHTTP(w, req)
 }
 
 // A verdict is what the routing table says to do with a request: serve a

@@ -79,9 +79,6 @@ func TestVersions(t *testing.T) {
 			header = append(header, "Accept", a)
 		}
 		got, w := do(t, r, tt.method, tt.target, header...)
-		if tt.method == "HEAD" {
-			got.body = tt.want.body // a recorder keeps the body of HEAD responses
-		}
 		if g := (want{got.code, got.body, strings.Join(w.Header().Values("Vary"), ", ")}); g != tt.want {
 			t.Errorf("%s: %s %s Accept %q: got %+v, want %+v", tt.name, tt.method, tt.target, tt.accept, g, tt.want)
 		}
@@ -189,8 +186,13 @@ func TestVersionPrecedence(t *testing.T) {
 		if got.code != tt.code || got.body != tt.body {
 			t.Errorf("GET %s Accept %q: got %d %q, want %d %q", tt.target, tt.accept, got.code, got.body, tt.code, tt.body)
 		}
-		if vary := w.Header().Get("Vary"); vary != "Accept" && tt.target != "/items/x" {
-			t.Errorf("GET %s Accept %q: Vary %q, want Accept", tt.target, tt.accept, vary)
+		// /items/x is not an int: no versioned route was considered.
+		want := "Accept"
+		if tt.target == "/items/x" {
+			want = ""
+		}
+		if vary := w.Header().Get("Vary"); vary != want {
+			t.Errorf("GET %s Accept %q: Vary %q, want %q", tt.target, tt.accept, vary, want)
 		}
 	}
 }
