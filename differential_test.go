@@ -514,6 +514,15 @@ func (fx *muxFixture) diff(spec reqSpec) string {
 		got.Values, got.Params = want.Values, want.Params
 		gotNoPV.Params = want.Params
 	}
+	if !serveMuxKeepsEscapes && isRedirect(want.Status) && want.Status == got.Status && want.Location != got.Location {
+		// The one known difference between Go versions: see
+		// serveMuxKeepsEscapes. Only redirects of escaped paths and of
+		// CONNECT requests, which are not cleaned, are concerned.
+		if req, err := spec.newRequest(); err == nil && (req.Method == "CONNECT" || strings.Contains(req.URL.EscapedPath(), "%")) {
+			want.Location, want.Pattern = got.Location, got.Pattern
+			gotNoPV.Pattern = got.Pattern
+		}
+	}
 	var b strings.Builder
 	if got != want {
 		fmt.Fprintf(&b, "\n\tcairn:    %+v\n\tServeMux: %+v", got, want)
@@ -523,6 +532,9 @@ func (fx *muxFixture) diff(spec reqSpec) string {
 	}
 	return b.String()
 }
+
+// isRedirect reports whether code is a redirect status.
+func isRedirect(code int) bool { return code >= 300 && code < 400 }
 
 // serveOutcome serves a new request built from spec on h, whose handlers write
 // into rec, and returns the outcome.

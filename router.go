@@ -416,7 +416,7 @@ func (t *table) routeUnclean(req *http.Request, q *query) verdict {
 	}
 	// Invariant: p != escapedPath, since the caller found the path unclean
 	// and escaping changes neither slashes nor dots.
-	v := verdict{loc: (&url.URL{Path: p, RawQuery: req.URL.RawQuery}).String()}
+	v := verdict{loc: redirectURL(p, req.URL.RawQuery)}
 	if rt != nil {
 		v.pattern = rt.pat.str
 	}
@@ -433,7 +433,9 @@ func (t *table) routeConnect(req *http.Request, q *query) verdict {
 	rt := t.match(req.URL.Host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
 		if _, u := slashRedirect(t, req.URL.Host, p, q, req.URL); u != "" {
-			return verdict{loc: u, pattern: cleanPath(req.URL.Path) + "/"}
+			// As net/http.ServeMux does, report the unescaped path redirected
+			// to.
+			return verdict{loc: u, pattern: pathUnescape(p + "/")}
 		}
 	}
 	q.rejected = nil // the route is found again, with another host
@@ -451,7 +453,20 @@ func slashRedirect(t *table, host, p string, q *query, u *url.URL) (*route, stri
 	if rt == nil || !rt.exact(p, true) {
 		return nil, ""
 	}
-	return rt, (&url.URL{Path: cleanPath(u.Path) + "/", RawQuery: u.RawQuery}).String()
+	escaped := p
+	if !q.escaped {
+		escaped = u.EscapedPath()
+	}
+	return rt, redirectURL(escaped+"/", u.RawQuery)
+}
+
+// redirectURL returns the location of a redirect to the escaped path p with
+// the query rawQuery. The path keeps its escapes as they are, as
+// net/http.ServeMux keeps them since Go 1.27: "%2F" stays an escaped slash
+// and "%61" stays "%61".
+func redirectURL(p, rawQuery string) string {
+	u := url.URL{Path: pathUnescape(p), RawPath: p, RawQuery: rawQuery}
+	return u.String()
 }
 
 // exact reports whether rt's match of path p is exact, as net/http.ServeMux

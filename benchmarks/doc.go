@@ -13,5 +13,5 @@
 // The module is separate from cairn's own, so that the peers never enter
 // cairn's go.mod. Run the correctness tests with the repository's test
 // command, and the full benchmark run, which regenerates
-// docs/benchmarks.md, as that file says.
+// report/benchmarks.md, as that file says.
 package benchmarks

@@ -22,7 +22,7 @@
 //	-count n        runs of each benchmark (default 6)
 //	-benchtime t    time or iterations of each run, as for go test (default 1s)
 //	-in file        read the output of an earlier run instead of running
-//	-out-dir dir    where the outputs go (default ../docs)
+//	-out-dir dir    where the outputs go (default report)
 package main
 
 import (
@@ -51,7 +51,7 @@ func main() {
 	flag.IntVar(&cfg.count, "count", 6, "run each benchmark `n` times")
 	flag.StringVar(&cfg.benchtime, "benchtime", "1s", "run each benchmark for time `t` or, as 100x, 100 times")
 	flag.StringVar(&cfg.in, "in", "", "read go test output from `file` instead of running the benchmarks")
-	flag.StringVar(&cfg.outDir, "out-dir", "../docs", "write benchmarks.txt, benchmarks.md and img/ to `dir`")
+	flag.StringVar(&cfg.outDir, "out-dir", "report", "write benchmarks.txt, benchmarks.md and img/ to `dir`")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: go run ./cmd/benchreport [flags]\n\nRun in the benchmarks module.\n\n")
 		flag.PrintDefaults()
