@@ -176,9 +176,10 @@ func TestAllocationsComposition(t *testing.T) {
 	}{
 		{"route behind 3+2 middleware", "GET", "/api/users/42", "", 200, 5, 0},
 		{"versioned route", "GET", "/api/users/42", v2, 200, 5, 0},
-		{"406", "GET", "/api/users/42", "application/vnd.acme.v3+json", 406, 3, 0},
-		{"automatic OPTIONS", "OPTIONS", "/api/users/42", "", 204, 3, 0},
-		{"405", "DELETE", "/api/users/42", "", 405, 3, 0},
+		{"406", "GET", "/api/users/42", "application/vnd.acme.v3+json", 406, 5, 0},
+		{"automatic OPTIONS", "OPTIONS", "/api/users/42", "", 204, 5, 0},
+		{"405", "DELETE", "/api/users/42", "", 405, 5, 0},
+		{"404 below the group", "GET", "/api/nowhere", "", 404, 5, 0},
 		{"custom 404", "GET", "/nowhere", "", 404, 3, 0},
 		{"mount", "GET", "/files/x", "", 200, 3, 1},
 		{"mount with a wildcard", "GET", "/m/42/x", "", 200, 3, 3},
@@ -228,5 +229,108 @@ func TestAllocationsMountPathValues(t *testing.T) {
 	}
 	if org != "acme" {
 		t.Errorf("mounted handler read org %q, want acme", org)
+	}
+}
+
+// TestAllocationsHandler checks that Handler finds a route, with
+// middleware and groups around it, without allocating, and that serving
+// the handler it returns allocates nothing either.
+func TestAllocationsHandler(t *testing.T) {
+	var n int
+	r := cairn.New()
+	r.PopulatePathValues(false)
+	r.Use(count(&n))
+	api := r.Group("/api", count(&n))
+	var id string
+	api.HandleFunc("GET /users/{id:int}", func(w http.ResponseWriter, req *http.Request) { id = cairn.Param(req, "id") })
+	for _, tt := range []struct {
+		method, target, pattern string
+		code                    int
+	}{
+		{"GET", "/api/users/42", "GET /api/users/{id:int}", 200},
+		{"GET", "/api/nowhere", "", 404},
+		{"POST", "/api/users/42", "", 405},
+	} {
+		req := httptest.NewRequest(tt.method, tt.target, nil)
+		h, pattern := r.Handler(req)
+		rec := httptest.NewRecorder()
+		n, id = 0, ""
+		h.ServeHTTP(rec, req)
+		if pattern != tt.pattern || rec.Code != tt.code || n != 2 || tt.code == 200 && id != "42" {
+			t.Errorf("%s %s: pattern %q, code %d, %d middleware, id %q", tt.method, tt.target, pattern, rec.Code, n, id)
+		}
+		if allocs := testing.AllocsPerRun(100, func() { r.Handler(req) }); allocs != 0 {
+			t.Errorf("%s %s: Handler: %v allocations, want 0", tt.method, tt.target, allocs)
+		}
+		w := &discardWriter{h: http.Header{}}
+		if allocs := testing.AllocsPerRun(100, func() { clear(w.h); h.ServeHTTP(w, req) }); allocs != 0 {
+			t.Errorf("%s %s: serving Handler's handler: %v allocations, want 0", tt.method, tt.target, allocs)
+		}
+	}
+}
+
+// TestAllocationsGroupPathValues checks that path values can be turned on
+// for one group of a router that has them off, and that the router's other
+// routes stay allocation-free.
+func TestAllocationsGroupPathValues(t *testing.T) {
+	r := cairn.New()
+	r.PopulatePathValues(false)
+	var pv, param string
+	read := func(w http.ResponseWriter, req *http.Request) {
+		pv, param = req.PathValue("id"), cairn.Param(req, "id")
+	}
+	r.HandleFunc("GET /fast/{id}", read)
+	r.Group("/lib").PopulatePathValues(true).HandleFunc("GET /items/{id}", read)
+	on := cairn.New()
+	on.Group("/off").PopulatePathValues(false).HandleFunc("GET /{id}", read)
+	for _, tt := range []struct {
+		h      http.Handler
+		target string
+		want   string
+		allocs float64
+	}{
+		{r, "/fast/7", ",7", 0},
+		{r, "/lib/items/7", "7,7", 2},
+		{on, "/off/7", ",7", 0},
+	} {
+		req := httptest.NewRequest("GET", tt.target, nil)
+		pristine := *req
+		w := &discardWriter{h: http.Header{}}
+		tt.h.ServeHTTP(w, req)
+		if got := pv + "," + param; got != tt.want {
+			t.Errorf("%s: PathValue,Param = %q, want %q", tt.target, got, tt.want)
+		}
+		if allocs := testing.AllocsPerRun(100, func() { *req = pristine; tt.h.ServeHTTP(w, req) }); allocs != tt.allocs {
+			t.Errorf("%s: %v allocations, want %v", tt.target, allocs, tt.allocs)
+		}
+	}
+}
+
+// TestAllocationsThroughMount checks that a route of a mounted router,
+// named by its full pattern for the outer middleware, costs only the
+// request copy of the mount once its full pattern has been made.
+func TestAllocationsThroughMount(t *testing.T) {
+	inner := cairn.New()
+	inner.PopulatePathValues(false)
+	var name string
+	inner.HandleFunc("GET /things/{name}", func(w http.ResponseWriter, req *http.Request) { name = cairn.Param(req, "name") })
+	r := cairn.New()
+	r.PopulatePathValues(false)
+	var seen string
+	r.Use(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			seen = req.Pattern
+			next.ServeHTTP(w, req)
+		})
+	})
+	r.Mount("/orgs/{org}", inner)
+	req := httptest.NewRequest("GET", "/orgs/acme/things/gizmo", nil)
+	w := &discardWriter{h: http.Header{}}
+	r.ServeHTTP(w, req)
+	if seen != "GET /orgs/{org}/things/{name}" || name != "gizmo" {
+		t.Fatalf("seen %q, name %q", seen, name)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { r.ServeHTTP(w, req) }); allocs != 3 {
+		t.Errorf("%v allocations, want 3 (the request copy and the map of the prefix's value)", allocs)
 	}
 }

@@ -1,8 +1,10 @@
 package cairn_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,10 +88,12 @@ func TestMiddlewareOrder(t *testing.T) {
 		{"GET", "/api/status", exchange{code: 200, trace: "r1 r2 g1 status", seen: "GET /api/status id=", body: "status"}},
 		{"POST", "/plain", exchange{code: 200, trace: "r1 r2 w plain", seen: "/plain id=", body: "plain"}},
 		// Router-level middleware runs for every answer; group middleware
-		// does not run when no route of the group serves.
+		// runs for the router's answers below the group's prefix.
 		{"GET", "/nowhere", exchange{code: 404, trace: "r1 r2", seen: " id=", body: "404 page not found\n"}},
-		{"PUT", "/api/v1/users/7", exchange{code: 405, trace: "r1 r2", seen: " id=", body: "Method Not Allowed\n"}},
-		{"OPTIONS", "/api/v1/users/7", exchange{code: 204, trace: "r1 r2", seen: " id="}},
+		{"PUT", "/api/v1/users/7", exchange{code: 405, trace: "r1 r2 g1 g2", seen: " id=", body: "Method Not Allowed\n"}},
+		{"OPTIONS", "/api/v1/users/7", exchange{code: 204, trace: "r1 r2 g1 g2", seen: " id="}},
+		{"GET", "/api/v1/nothing", exchange{code: 404, trace: "r1 r2 g1 g2", seen: " id=", body: "404 page not found\n"}},
+		{"GET", "/api/nothing", exchange{code: 404, trace: "r1 r2 g1", seen: " id=", body: "404 page not found\n"}},
 		{"GET", "/tree", exchange{code: 307, trace: "r1 r2", seen: "GET /tree/ id=", body: "<a href=\"/tree/\">Temporary Redirect</a>.\n\n"}},
 		{"GET", "/api/../tree/", exchange{code: 307, trace: "r1 r2", seen: "GET /tree/ id=", body: "<a href=\"/tree/\">Temporary Redirect</a>.\n\n"}},
 	} {
@@ -135,7 +139,6 @@ func TestCompositionPanics(t *testing.T) {
 		f    func(r *cairn.Router)
 		want string
 	}{
-		{"Use after route", func(r *cairn.Router) { r.Handle("/a", h); r.Use(trace("x")) }, "cairn: Use after 1 route(s) were registered"},
 		{"nil middleware", func(r *cairn.Router) { r.Use(nil) }, "cairn: nil middleware"},
 		{"nil With", func(r *cairn.Router) { r.With(nil) }, "cairn: nil middleware"},
 		{"two hosts", func(r *cairn.Router) { r.Group("a.com").Group("b.com/x") }, `group prefix "b.com/x" has a host, and so has its parent group ("a.com")`},
@@ -201,7 +204,7 @@ func TestMount(t *testing.T) {
 			{"GET", "/plain/own", exchange{code: 200, trace: "outer own", body: "own"}},
 			{"POST", "/plain/own", exchange{code: 200, trace: "outer", body: "/own raw= /plain/ a="}},
 			{"GET", "/g/x/42/deep/er", exchange{code: 200, trace: "outer group", body: "/deep/er raw= /g/{a}/{b:int}/ a=x"}},
-			{"GET", "/g/x/y/deep", exchange{code: 404, trace: "outer", body: "404 page not found\n"}},
+			{"GET", "/g/x/y/deep", exchange{code: 404, trace: "outer group", body: "404 page not found\n"}},
 			{"GET", "http://files.example.com/a%2Fb/c", exchange{code: 200, trace: "outer", body: "/a/b/c raw=/a%2Fb/c files.example.com/ a="}},
 		} {
 			got, _ := do(t, r, tt.method, tt.target)
@@ -222,5 +225,132 @@ func TestMountKeepsRequest(t *testing.T) {
 	r.ServeHTTP(httptest.NewRecorder(), req)
 	if req.URL.Path != "/orgs/acme/x" || req.PathValue("org") != "" || cairn.Param(req, "org") != "acme" {
 		t.Errorf("after serving: path %q, PathValue %q, Param %q", req.URL.Path, req.PathValue("org"), cairn.Param(req, "org"))
+	}
+}
+
+// limit returns a middleware that lets n requests through and answers 429
+// to the others: state kept by the constructor, as rate limiters keep it.
+// built counts the constructor's calls.
+func limit(n int, built *int) cairn.Middleware {
+	return func(next http.Handler) http.Handler {
+		*built++
+		left := n
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if left == 0 {
+				w.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+			left--
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// TestMiddlewareConstructedOnce checks that the middleware of Use, Group
+// and With is constructed once per call, whatever the number of routes
+// and answers it wraps, so that a rate limiter limits the whole router.
+func TestMiddlewareConstructedOnce(t *testing.T) {
+	r := cairn.New()
+	var routerBuilt, groupBuilt, withBuilt int
+	r.Use(limit(6, &routerBuilt))
+	api := r.Group("/api", limit(3, &groupBuilt))
+	audited := api.With(limit(1, &withBuilt))
+	for i := range 10 {
+		r.HandleFunc(fmt.Sprintf("GET /r%d", i), answer("r"))
+		api.HandleFunc(fmt.Sprintf("GET /a%d", i), answer("a"))
+		audited.HandleFunc(fmt.Sprintf("POST /a%d", i), answer("post"))
+	}
+	if routerBuilt != 1 || groupBuilt != 1 || withBuilt != 1 {
+		t.Fatalf("constructors called %d (Use), %d (Group), %d (With) times, want once each", routerBuilt, groupBuilt, withBuilt)
+	}
+	var codes []string
+	for _, req := range [][2]string{
+		{"POST", "/api/a1"}, {"POST", "/api/a2"}, // the With limit: 1
+		{"GET", "/api/a3"}, {"GET", "/api/a4"}, // the group limit: 3, one taken above
+		{"GET", "/r1"}, {"GET", "/nowhere"}, {"GET", "/r2"}, // the router limit: 6, five taken above
+	} {
+		got, _ := do(t, r, req[0], req[1])
+		codes = append(codes, strconv.Itoa(got.code))
+	}
+	if got, want := strings.Join(codes, " "), "200 429 200 429 200 404 429"; got != want {
+		t.Errorf("codes %s, want %s", got, want)
+	}
+}
+
+// TestUseAfterRoutes checks that Use may come after routes, and wraps them
+// as it wraps routes registered later, in the order of the calls.
+func TestUseAfterRoutes(t *testing.T) {
+	r := cairn.New()
+	r.HandleFunc("GET /early", answer("early"))
+	r.Use(trace("m1"))
+	r.Group("/g", trace("g")).HandleFunc("GET /x", answer("x"))
+	r.Use(trace("m2"), trace("m3"))
+	r.HandleFunc("GET /late", answer("late"))
+	for _, tt := range []struct {
+		target string
+		want   exchange
+	}{
+		{"/early", exchange{code: 200, trace: "m1 m2 m3 early", body: "early"}},
+		{"/late", exchange{code: 200, trace: "m1 m2 m3 late", body: "late"}},
+		{"/g/x", exchange{code: 200, trace: "m1 m2 m3 g x", body: "x"}},
+		{"/none", exchange{code: 404, trace: "m1 m2 m3", body: "404 page not found\n"}},
+	} {
+		if got, _ := do(t, r, "GET", tt.target); got != tt.want {
+			t.Errorf("GET %s: got %+v, want %+v", tt.target, got, tt.want)
+		}
+	}
+}
+
+// methodOverride is a middleware that takes the method from the
+// X-HTTP-Method-Override header of POST requests, as gorilla's
+// HTTPMethodOverrideHandler does.
+func methodOverride(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if m := r.Header.Get("X-HTTP-Method-Override"); r.Method == http.MethodPost && m != "" {
+			r.Method = m
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// stripSlashes is a middleware that removes a trailing slash from the
+// path, as chi's StripSlashes does.
+func stripSlashes(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+			r.URL.Path = strings.TrimSuffix(p, "/")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TestUseBeforeRouting checks that middleware before routing runs first,
+// for every request, and that routing sees what it changes, while the
+// middleware after routing sees the pattern.
+func TestUseBeforeRouting(t *testing.T) {
+	r := cairn.New()
+	r.Use(seePattern, trace("after"))
+	r.UseBeforeRouting(trace("before"), methodOverride)
+	r.UseBeforeRouting(stripSlashes, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Add("X-Trace", "before2 pattern="+req.Pattern)
+			next.ServeHTTP(w, req)
+		})
+	})
+	r.HandleFunc("PUT /items/{id}", answer("put"))
+	r.HandleFunc("GET /users", answer("users"))
+	for _, tt := range []struct {
+		method, target string
+		header         []string
+		want           exchange
+	}{
+		{"POST", "/items/7", []string{"X-HTTP-Method-Override", "PUT"}, exchange{code: 200, trace: "before before2 pattern= after put", seen: "PUT /items/{id} id=7", body: "put"}},
+		{"POST", "/items/7", nil, exchange{code: 405, trace: "before before2 pattern= after", seen: " id=", body: "Method Not Allowed\n"}},
+		{"GET", "/users/", nil, exchange{code: 200, trace: "before before2 pattern= after users", seen: "GET /users id=", body: "users"}},
+		{"GET", "/nowhere", nil, exchange{code: 404, trace: "before before2 pattern= after", seen: " id=", body: "404 page not found\n"}},
+	} {
+		if got, _ := do(t, r, tt.method, tt.target, tt.header...); got != tt.want {
+			t.Errorf("%s %s %q: got %+v, want %+v", tt.method, tt.target, tt.header, got, tt.want)
+		}
 	}
 }

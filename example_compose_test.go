@@ -144,7 +144,7 @@ func ExampleRouter_WriteTree() {
 	}
 	// Output:
 	// (any host)
-	// ├── /admin
+	// ├── /admin (group)
 	// │   └── /users
 	// │       └── /{id:int}  DELETE (1 middleware)
 	// └── /users

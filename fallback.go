@@ -1,180 +1,150 @@
 package cairn
 
-// This file holds what a Router answers when no route serves a request as
-// it is: 404 Not Found, 405 Method Not Allowed, automatic OPTIONS and
-// redirects. Each answer has a default, can be replaced (except redirects),
-// and runs behind the router-level middleware. The chains are built when
-// the table is compiled and kept in it, so answering allocates nothing
-// beyond what the handlers themselves do.
+// This file holds the router's settings, and what a Router answers when no
+// route serves a request as it is: 404 Not Found, 405 Method Not Allowed,
+// automatic OPTIONS, redirects, and 406 (see version.go). Each answer has a
+// default, can be replaced, and runs behind the middleware of Use and of
+// the groups that claim the request's path (see dispatch.go).
 
 import (
+	"fmt"
+	"html"
 	"net/http"
-	"slices"
 )
 
 // NotFound sets the handler that answers requests that no pattern matches,
 // whatever their method. nil restores the default, which answers as
 // [http.NotFound] does.
 func (r *Router) NotFound(h http.Handler) {
-	r.configure(func(s *settings) error { s.notFound = h; return nil })
+	r.configure(func(cfg *config) { cfg.notFound = orDefault(h, http.HandlerFunc(serveNotFound)) })
 }
 
 // MethodNotAllowed sets the handler that answers requests whose path some
 // pattern matches, but not with their method. The router sets the Allow
-// header, listing the methods that would match, before h (and the
-// router-level middleware) runs; h should answer 405 Method Not Allowed.
-// nil restores the default, which answers as net/http.ServeMux does.
+// header, listing the methods that would match, just before h runs (after
+// the middleware); h should answer 405 Method Not Allowed. nil restores
+// the default, which answers as net/http.ServeMux does.
 func (r *Router) MethodNotAllowed(h http.Handler) {
-	r.configure(func(s *settings) error { s.notAllowed = h; return nil })
+	r.configure(func(cfg *config) { cfg.notAllowed = orDefault(h, http.HandlerFunc(serveNotAllowed)) })
 }
 
 // AutomaticOptions turns automatic OPTIONS on, with h as the handler that
 // answers OPTIONS requests whose path some pattern matches, but not with
-// method OPTIONS. The router sets the Allow header before h runs, listing
-// the methods that would match, with HEAD if GET is there, and OPTIONS.
-// nil restores the default handler, which answers 204 No Content. A route
-// registered for OPTIONS (or for every method) answers such requests
-// instead.
+// method OPTIONS. The router sets the Allow header just before h runs,
+// listing the methods that would match, with HEAD if GET is there, and
+// OPTIONS. nil restores the default handler, which answers 204 No Content.
+// A route registered for OPTIONS (or for every method) answers such
+// requests instead.
 //
 // Automatic OPTIONS is on by default. A CORS middleware installed with
-// [Router.Use] sees these requests, with the Allow header set, and can
-// answer preflight requests from it.
+// [Router.Use], or on a group that covers the path, sees these requests
+// and can answer preflight requests; [Router.Allowed] gives it the
+// methods.
 func (r *Router) AutomaticOptions(h http.Handler) {
-	r.configure(func(s *settings) error { s.options, s.optionsOff = h, false; return nil })
+	r.configure(func(cfg *config) { cfg.options = orDefault(h, http.HandlerFunc(serveOptions)) })
 }
 
 // DisableAutomaticOptions turns automatic OPTIONS off: such requests then
 // get 405, as with net/http.ServeMux, and Allow headers do not list
 // OPTIONS. [Router.AutomaticOptions] turns it on again.
 func (r *Router) DisableAutomaticOptions() {
-	r.configure(func(s *settings) error { s.options, s.optionsOff = nil, true; return nil })
+	r.configure(func(cfg *config) { cfg.options = nil })
 }
 
-// settings are what a router answers when no route serves a request, and
-// the router-level middleware.
-type settings struct {
-	mw         []Middleware // router-level, outermost first
-	notFound   http.Handler // nil for the default
-	notAllowed http.Handler // nil for the default
-	options    http.Handler // nil for the default
-	optionsOff bool         // no automatic OPTIONS
-	versioning Versioning
+// Redirects sets the handler that answers the requests the router
+// redirects: unclean paths, a subtree's root without its slash, and the
+// redirects of the trailing-slash policy (see [Router.TrailingSlash]). The
+// router sets the Location header just before h runs (after the
+// middleware); h should answer with a redirect status, as the default does
+// with 307 Temporary Redirect (keeping the method and body) and, for GET
+// requests, the short HTML body of [http.Redirect]. A JSON API may want
+// another body. nil restores the default.
+func (r *Router) Redirects(h http.Handler) {
+	r.configure(func(cfg *config) { cfg.redirect = orDefault(h, http.HandlerFunc(serveRedirect)) })
 }
 
-// configure changes the settings of r with set and rebuilds the fallback
-// answers. It builds them without holding the lock, so that middleware
-// constructors may call the router, from a copy of the settings, which it
-// commits only if nothing changed meanwhile; otherwise it starts again. So
-// when configure returns, the change is in force, and if a constructor
-// panics, nothing has changed. configure panics with the error of set, if
-// any.
-func (r *Router) configure(set func(*settings) error) {
-	for {
-		r.mu.Lock()
-		s := r.settings
-		// A full slice, so that set's appends never write into the array
-		// of the settings in force.
-		s.mw = slices.Clip(s.mw)
-		err := set(&s)
-		gen := r.generation
-		r.mu.Unlock()
-		if err != nil {
-			panic(err)
-		}
-		f := r.newFallback(s)
-		r.mu.Lock()
-		if r.generation == gen {
-			r.settings, r.fallback = s, f
-			r.generation++
-			r.changed()
-			r.mu.Unlock()
-			return
-		}
-		r.mu.Unlock()
+// A SlashPolicy says what a router does with a request whose path no route
+// serves, but would with its trailing slash added or removed.
+type SlashPolicy uint8
+
+const (
+	// SlashStrict is net/http.ServeMux's policy, the default: a request
+	// for a subtree's root without its slash ("/files" when "/files/" is
+	// registered) is redirected to it, and other paths must match as
+	// they are, so "/users/" gets 404 when only "/users" is registered.
+	SlashStrict SlashPolicy = iota
+	// SlashRedirect redirects to the other form, in both directions:
+	// "/users/" to "/users" when only "/users" is registered, and "/users"
+	// to "/users/" when only "/users/{$}" (or "/users/") is.
+	SlashRedirect
+	// SlashServe serves the other form's route, in both directions,
+	// without a redirect; the request's URL.Path is changed to the form
+	// served before any middleware after routing runs, so that handlers
+	// and [Param] see it.
+	SlashServe
+)
+
+// String returns the policy's name.
+func (p SlashPolicy) String() string {
+	switch p {
+	case SlashStrict:
+		return "SlashStrict"
+	case SlashRedirect:
+		return "SlashRedirect"
+	case SlashServe:
+		return "SlashServe"
 	}
+	return fmt.Sprintf("SlashPolicy(%d)", uint8(p))
 }
 
-// fallback holds the compiled answers of a table, each wrapped in the
-// router-level middleware.
-type fallback struct {
-	notFound      http.Handler
-	notAllowed    http.Handler
+// TrailingSlash sets what the router does with a request whose path no
+// route serves, but would with its trailing slash added or removed. The
+// default, [SlashStrict], is net/http.ServeMux's behaviour. The policy
+// applies only when no route serves the request as it is: a route for
+// "/users/" always serves "/users/".
+func (r *Router) TrailingSlash(p SlashPolicy) {
+	if p > SlashServe {
+		panic(fmt.Errorf("cairn: unknown trailing-slash policy %v", p))
+	}
+	r.configure(func(cfg *config) { cfg.slash = p })
+}
+
+// A config holds the settings of a router. A table holds one, never
+// changed: a change of settings makes a new one.
+type config struct {
+	pre, post     []level      // the middleware before and after routing, in order
+	notFound      http.Handler // never nil
+	notAllowed    http.Handler // never nil
 	options       http.Handler // nil when automatic OPTIONS is off
-	notAcceptable http.Handler
-	redirect      http.Handler // nil when there is no router-level middleware
-	bareNotFound  http.Handler // notFound without the middleware
+	notAcceptable http.Handler // never nil
+	redirect      http.Handler // never nil
 	versioning    *versioning
+	slash         SlashPolicy
 }
 
-// newFallback builds the fallback answers for s. It calls the middleware
-// constructors, once for each answer.
-func (r *Router) newFallback(s settings) *fallback {
-	f := &fallback{
-		bareNotFound:  orDefault(s.notFound, http.HandlerFunc(serveNotFound)),
-		notAllowed:    chain(s.mw, orDefault(s.notAllowed, http.HandlerFunc(serveNotAllowed))),
-		notAcceptable: chain(s.mw, orDefault(s.versioning.NotAcceptable, http.HandlerFunc(serveNotAcceptable))),
-		versioning:    newVersioning(s.versioning),
+// defaultConfig returns the settings of a new router.
+func defaultConfig() *config {
+	return &config{
+		notFound:      http.HandlerFunc(serveNotFound),
+		notAllowed:    http.HandlerFunc(serveNotAllowed),
+		options:       http.HandlerFunc(serveOptions),
+		notAcceptable: http.HandlerFunc(serveNotAcceptable),
+		redirect:      http.HandlerFunc(serveRedirect),
+		versioning:    newVersioning(Versioning{}),
 	}
-	f.notFound = chain(s.mw, f.bareNotFound)
-	if !s.optionsOff {
-		f.options = chain(s.mw, orDefault(s.options, http.HandlerFunc(serveOptions)))
-	}
-	if len(s.mw) > 0 {
-		// The redirect's target is worked out again by the inner handler,
-		// from the request it gets: there is nowhere to keep it that would
-		// not allocate a per-request chain.
-		f.redirect = chain(s.mw, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			t := r.current()
-			var q query
-			if v := t.route(req, &q); v.loc != "" {
-				http.Redirect(w, req, v.loc, http.StatusTemporaryRedirect)
-				return
-			}
-			// A middleware changed the request so that it no longer
-			// needs a redirect; answer as for no route rather than run
-			// the router-level middleware a second time.
-			t.fallback.bareNotFound.ServeHTTP(w, req)
-		}))
-	}
-	return f
 }
 
-// orDefault returns h, or def if h is nil.
-func orDefault(h, def http.Handler) http.Handler {
-	if h == nil {
-		return def
-	}
-	return h
-}
-
-// serveRedirect redirects req to loc, with 307 Temporary Redirect so that
-// the method and body are kept, as net/http.ServeMux does. loc is always a
-// path, made from the request's cleaned path: an absolute-path reference to
-// the same host, never a scheme-relative "//host" one.
-func (f *fallback) serveRedirect(w http.ResponseWriter, req *http.Request, loc string) {
-	if f.redirect == nil {
-		http.Redirect(w, req, loc, http.StatusTemporaryRedirect)
-		return
-	}
-	f.redirect.ServeHTTP(w, req)
-}
-
-// serveNoRoute answers a request that no route matched: 404, or, if some
-// pattern matches path p with another method, automatic OPTIONS or 405 with
-// an Allow header.
-func (t *table) serveNoRoute(w http.ResponseWriter, req *http.Request, host, p string, escaped bool) {
-	f := t.fallback
-	allowed := t.allowed(host, p, escaped)
-	if allowed.set == 0 {
-		f.notFound.ServeHTTP(w, req)
-		return
-	}
-	w.Header()["Allow"] = t.allowHeader(allowed, f.options != nil)
-	if req.Method == http.MethodOptions && f.options != nil {
-		f.options.ServeHTTP(w, req)
-		return
-	}
-	f.notAllowed.ServeHTTP(w, req)
+// configure changes the settings of r with set, which works on a copy: the
+// change is in force when configure returns.
+func (r *Router) configure(set func(*config)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.init()
+	c := r.change()
+	cfg := *c.t.cfg
+	set(&cfg)
+	c.t.cfg = &cfg
+	r.commit(c)
 }
 
 // Optimization: the default answers use shared header values, so that they
@@ -187,7 +157,31 @@ var (
 	notFoundBody      = []byte("404 page not found\n")
 	notAllowedBody    = []byte("Method Not Allowed\n")
 	notAcceptableBody = []byte("406 not acceptable: no version of this resource matches the request\n")
+	htmlHeader        = []string{"text/html; charset=utf-8"}
 )
+
+// orDefault returns h, or def if h is nil.
+func orDefault(h, def http.Handler) http.Handler {
+	if h == nil {
+		return def
+	}
+	return h
+}
+
+// serveRedirect is the default handler of redirects. It answers as
+// [http.Redirect] does, with the Location the router has set, which may be
+// a relative reference (see verdict.location), as it is.
+func serveRedirect(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	_, hadCT := h["Content-Type"]
+	if !hadCT && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		h["Content-Type"] = htmlHeader
+	}
+	w.WriteHeader(http.StatusTemporaryRedirect)
+	if !hadCT && r.Method == http.MethodGet {
+		fmt.Fprintf(w, "<a href=\"%s\">%s</a>.\n\n", html.EscapeString(h.Get("Location")), http.StatusText(http.StatusTemporaryRedirect))
+	}
+}
 
 // serveNotFound is the default NotFound handler.
 func serveNotFound(w http.ResponseWriter, _ *http.Request) {

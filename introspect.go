@@ -15,37 +15,68 @@ import (
 // A RouteInfo describes a registered route.
 type RouteInfo struct {
 	Pattern string // the full pattern, as r.Pattern holds it when the route serves
+	Name    string // the route's name (see [Router.Named]); "" if it has none
 	Method  string // "" if the route matches every method; GET also matches HEAD
 	Host    string // "" if the route matches every host
 	Path    string // the path of the pattern
 	Version string // "" for an unversioned route
 
 	// Middleware is the number of group and per-route middleware wrapping
-	// the handler; router-level middleware, which wraps every route, is not
+	// the handler; the middleware of Use, which wraps every route, is not
 	// counted.
 	Middleware int
 
-	Mount    bool   // the route was registered by Mount
+	Mount bool // the route was registered by Mount
+
+	// MountedAt is, for a route of a Router mounted with Mount, the full
+	// pattern of the mount, such as "/orgs/{org}/"; "" for the router's
+	// own routes. Such routes follow their mount in the list, with their
+	// full patterns.
+	MountedAt string
+
 	Location string // the file:line of the registration
 }
 
-// Routes returns the registered routes in the order they were registered.
+// Routes returns the registered routes in the order they were registered,
+// each mount of a Router followed by the routes of that router, with their
+// full patterns.
 func (r *Router) Routes() []RouteInfo {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	infos := make([]RouteInfo, 0, len(r.routes))
-	for _, rt := range r.routes {
+	routes := slices.Clone(r.routes)
+	r.mu.Unlock()
+	infos := make([]RouteInfo, 0, len(routes))
+	for _, rt := range routes {
 		p := rt.pat
+		mw := 0
+		for _, g := range rt.hops {
+			mw += g.count
+		}
 		infos = append(infos, RouteInfo{
 			Pattern:    p.str,
+			Name:       rt.name,
 			Method:     p.method,
 			Host:       p.host,
 			Path:       p.path(),
 			Version:    rt.version,
-			Middleware: rt.mw,
+			Middleware: mw,
 			Mount:      rt.mount != nil,
 			Location:   p.loc,
 		})
+		if m := rt.mount; m != nil && m.inner != nil {
+			for _, ri := range m.inner.Routes() {
+				ri.Pattern = joinMounted(p, ri.Pattern)
+				ri.Path = strings.TrimSuffix(p.path(), "/") + ri.Path
+				if p.host != "" {
+					ri.Host = p.host
+				}
+				if ri.MountedAt == "" {
+					ri.MountedAt = p.str
+				} else {
+					ri.MountedAt = joinMounted(p, ri.MountedAt)
+				}
+				infos = append(infos, ri)
+			}
+		}
 	}
 	return infos
 }
@@ -59,34 +90,66 @@ func (p *pattern) path() string { return p.str[strings.IndexByte(p.str, '/'):] }
 // wildcards, the wildcard, the multi wildcard. After each node come the
 // routes that end there, as METHOD (or * for every method), with their
 // version, "mount" for a Mount, and the number of group and route
-// middleware. Patterns that share a node may name its wildcard
-// differently; the first registered name is shown. For example:
+// middleware, and "(group)" if a group's middleware covers the paths from
+// there down. The tree of a mounted Router follows its mount, indented.
+// Patterns that share a node may name its wildcard differently; the first
+// registered name is shown. For example:
 //
 //	(any host)
 //	└── /users
 //	    ├── /me  GET
 //	    └── /{id:int}  GET  GET v2 (1 middleware)
 func (r *Router) WriteTree(w io.Writer) error {
+	// The trees of mounted routers are written first, without r's lock.
+	r.mu.Lock()
+	mounts := slices.Clone(r.mounts)
+	r.mu.Unlock()
+	inner := map[*mounted]string{}
+	for _, m := range mounts {
+		var b strings.Builder
+		m.inner.WriteTree(&b)
+		inner[m] = b.String()
+	}
+
 	r.mu.Lock()
 	var b strings.Builder
+	tw := treeWriter{b: &b, inner: inner}
 	for _, host := range sortedKeys(r.roots) {
 		if host == "" {
 			b.WriteString("(any host)")
 		} else {
 			b.WriteString(host)
 		}
-		writeRoutes(&b, r.roots[host].routes)
-		b.WriteByte('\n')
-		writeChildren(&b, r.roots[host], "")
+		tw.writeNode(r.roots[host], "")
 	}
 	r.mu.Unlock()
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// writeChildren writes the children of n to b, each line starting with
-// indent.
-func writeChildren(b *strings.Builder, n *node, indent string) {
+// A treeWriter writes a registration tree.
+type treeWriter struct {
+	b     *strings.Builder
+	inner map[*mounted]string // the trees of mounted routers
+}
+
+// writeNode writes the routes of n, ending its line, then the trees of the
+// routers mounted there and n's children, each line starting with indent.
+func (tw *treeWriter) writeNode(n *node, indent string) {
+	b := tw.b
+	writeRoutes(b, n.routes)
+	if n.claim != nil {
+		b.WriteString(" (group)")
+	}
+	b.WriteByte('\n')
+	for _, rt := range n.routes {
+		if tree := tw.inner[rt.mount]; tree != "" {
+			for _, line := range strings.SplitAfter(strings.TrimSuffix(tree, "\n"), "\n") {
+				b.WriteString(indent + "  ┆ " + line)
+			}
+			b.WriteByte('\n')
+		}
+	}
 	var children []*node
 	for _, k := range sortedKeys(n.lits) {
 		children = append(children, n.lits[k])
@@ -103,9 +166,7 @@ func writeChildren(b *strings.Builder, n *node, indent string) {
 			branch, next = "└── ", "    "
 		}
 		b.WriteString(indent + branch + "/" + c.label)
-		writeRoutes(b, c.routes)
-		b.WriteByte('\n')
-		writeChildren(b, c, indent+next)
+		tw.writeNode(c, indent+next)
 	}
 }
 
@@ -128,12 +189,16 @@ func writeRoutes(b *strings.Builder, routes []*route) {
 		if rt.mount != nil {
 			b.WriteString(" mount")
 		}
-		switch rt.mw {
+		mw := 0
+		for _, g := range rt.hops {
+			mw += g.count
+		}
+		switch mw {
 		case 0:
 		case 1:
 			b.WriteString(" (1 middleware)")
 		default:
-			fmt.Fprintf(b, " (%d middleware)", rt.mw)
+			fmt.Fprintf(b, " (%d middleware)", mw)
 		}
 	}
 }

@@ -8,25 +8,42 @@ package cairn
 // request whose path is /repos/x: the prefix has two segments, so the
 // first two segments of the path are cut, whatever they hold. The value
 // of {org} stays readable with [Param] and [http.Request.PathValue] in h.
+//
+// A mounted Router stays part of the router it is mounted in. While routing
+// a request for the mount, the outer router looks the rest of the path up
+// in the mounted Router too, so that r.Pattern tells the outer middleware
+// the full pattern, "GET /orgs/{org}/repos/{repo}" rather than
+// "/orgs/{org}/"; each such full pattern is an identity of the mount's
+// route (see ident.go), made the first time a request needs it. Routes,
+// WriteTree and Path see through the mount too. The mounted Router then
+// routes the stripped request itself, as it would alone, and its redirects
+// are relative to the client's path (see verdict.location), so that they
+// keep the prefix.
 
 import (
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // Mount hands every request whose path is in the subtree prefix to h, with
 // the prefix stripped from the path, as [http.StripPrefix] does: with
 // Mount("/api", h), h sees /api/users as /users and /api/ as /. h may be
-// another [Router], whose own middleware and fallbacks then apply.
+// another [Router], whose own middleware and answers then apply; its
+// routes are listed by [Router.Routes] and [Router.WriteTree] with their
+// full patterns, [Router.Path] builds their paths, and the middleware of
+// the outer router sees their full pattern in r.Pattern, as in
+// "GET /api/users/{id}".
 //
 // The prefix is [HOST]/PATH with no method and no trailing slash needed;
 // it may hold wildcards, whose values h reads with [Param] or
 // [http.Request.PathValue]. Mount registers the pattern PATH + "/", with
 // the usual precedence: the router's more specific routes win, and a
 // request for the prefix itself is redirected to PATH + "/". Mount panics
-// as [Router.Handle] does.
+// as [Router.Handle] does, and if h is a Router that r is mounted in,
+// directly or not.
 //
 // The copy is shallow, as http.StripPrefix's is: it shares the request's
 // header, body and context, and the storage of its path values, so values
@@ -35,7 +52,7 @@ import (
 // [Param] is not affected.
 //
 // Allocation: one copy of the request; and if the prefix has wildcards and
-// the router does not populate path values, the map that holds them (two
+// the route does not populate path values, the map that holds them (two
 // more).
 func (r *Router) Mount(prefix string, h http.Handler) {
 	(&Group{r: r}).mount(prefix, h, callerLocation())
@@ -47,9 +64,13 @@ func (g *Group) Mount(prefix string, h http.Handler) {
 	g.mount(prefix, h, callerLocation())
 }
 
+// mountGraph serializes the mounts of Routers, so that two of them cannot
+// make a cycle together.
+var mountGraph sync.Mutex
+
 // mount registers h under prefix in g.
 func (g *Group) mount(prefix string, h http.Handler, loc string) {
-	if h == nil {
+	if isNil(h) {
 		panic(fmt.Errorf("cairn: nil handler mounted at %q", prefix))
 	}
 	host, path := splitPrefix(prefix)
@@ -60,16 +81,66 @@ func (g *Group) mount(prefix string, h http.Handler, loc string) {
 		host = g.host
 	}
 	m := &mounted{h: h}
-	g.r.register(host+g.path+path+"/", m, routeOptions{mw: g.mw, version: g.version, loc: loc, mount: m})
+	if inner, ok := h.(*Router); ok {
+		m.inner = inner
+		mountGraph.Lock()
+		defer mountGraph.Unlock()
+		if inner == g.r || inner.mountsRouter(g.r) {
+			panic(fmt.Errorf("cairn: mounting a router at %q would make a cycle: the router is mounted in it", prefix))
+		}
+	}
+	if m.inner != nil {
+		m.inner.markMounted()
+	}
+	g.r.registerMount(host+g.path+path+"/", m, g, loc, m)
+}
+
+// mountsRouter reports whether r mounts target, directly or not.
+func (r *Router) mountsRouter(target *Router) bool {
+	r.mu.Lock()
+	mounts := r.mounts
+	r.mu.Unlock()
+	for _, m := range mounts {
+		if m.inner == target || m.inner.mountsRouter(target) {
+			return true
+		}
+	}
+	return false
 }
 
 // mounted is the handler of a mount's route.
 type mounted struct {
-	h http.Handler
+	h     http.Handler
+	inner *Router // h, if it is a Router
+
 	// Set when the route is added, from its parsed pattern.
-	nsegs   int      // segments in the prefix
-	names   []string // wildcards in the prefix
-	pattern string   // r.Pattern for the handler: the route's pattern, in another copy
+	r        *Router
+	route    *route
+	nsegs    int      // segments in the prefix
+	names    []string // wildcards in the prefix
+	prefix   *layout  // where the prefix's wildcards are
+	stripped *ident   // r.Pattern of the requests passed on to h
+
+	// throughIDs holds the identities of the full patterns of the inner
+	// router's routes, by the identity that the inner router gives them;
+	// mu serializes their making.
+	mu         sync.Mutex
+	throughIDs ptrTable[ident, ident]
+}
+
+// attach sets up m for its route rt in r, whose lock is held.
+func (m *mounted) attach(r *Router, rt *route) {
+	p := rt.pat
+	m.r, m.route = r, rt
+	// The pattern is the prefix followed by a multi wildcard.
+	m.nsegs = len(p.segments) - 1
+	for _, s := range p.segments[:m.nsegs] {
+		if s.kind == segWild {
+			m.names = append(m.names, s.s)
+		}
+	}
+	m.prefix = rt.serveID.l
+	m.stripped = newIdent(p.str, &layout{names: m.names, version: rt.version, stripped: true}, r.id, rt.index, identStripped)
 }
 
 // strippedRequest is a request and its URL, allocated together.
@@ -89,8 +160,75 @@ func (m *mounted) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	stripSegments(&s.url, m.nsegs)
 	// Param on the stripped request reads path values.
-	s.req.Pattern = m.pattern
+	s.req.Pattern = m.stripped.str
 	m.h.ServeHTTP(w, &s.req)
+}
+
+// through returns the identity of the full pattern of the inner router's
+// route that serves req, which q describes, or nil if the inner router
+// would not serve it with a route (it would redirect it, say). It is the
+// identity the outer router sets as r.Pattern.
+//
+// Allocation: none, once a request has been served with the route.
+func (m *mounted) through(req *http.Request, q *query) *ident {
+	if req.Method == http.MethodConnect {
+		return nil
+	}
+	t := m.inner.current()
+	p := afterSegments(q.path, m.nsegs)
+	host := ""
+	if t.hosts != nil {
+		host = stripHostPort(req.Host)
+	}
+	iq := t.newQuery(req, host, p, q.escaped)
+	rt := t.match(host, p, false, &iq)
+	if rt == nil || rt.multi && !rt.exact(p, false) && slashTarget(t, host, p, &iq) != nil {
+		return nil
+	}
+	id := rt.serveID
+	if im := rt.mount; im != nil && im.inner != nil {
+		if tid := im.through(req, &iq); tid != nil {
+			id = tid
+		}
+	}
+	return m.throughFor(id)
+}
+
+// throughFor returns the identity of the full pattern of the inner
+// router's route whose identity is id, making it if needed.
+func (m *mounted) throughFor(id *ident) *ident {
+	if tid := m.throughIDs.find(id); tid != nil {
+		return tid
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if tid := m.throughIDs.find(id); tid != nil {
+		return tid
+	}
+	full := joinMounted(m.route.pat, id.str)
+	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, m.route.index, identThrough)
+	m.r.addIdents(tid)
+	m.throughIDs.set(id, tid)
+	return tid
+}
+
+// joinMounted returns the full pattern of the pattern inner of a router
+// mounted by the mount pattern mount: inner's method, the mount's host (or
+// inner's), the mount's prefix, and inner's path. For the mount
+// "/orgs/{org}/" and "GET /repos/{repo}", it is
+// "GET /orgs/{org}/repos/{repo}".
+func joinMounted(mount *pattern, inner string) string {
+	i := strings.IndexByte(inner, '/')
+	j := strings.LastIndexAny(inner[:i], " \t") + 1
+	method, host, path := strings.TrimRight(inner[:j], " \t"), inner[j:i], inner[i:]
+	if mount.host != "" {
+		host = mount.host
+	}
+	full := host + strings.TrimSuffix(mount.path(), "/") + path
+	if method != "" {
+		full = method + " " + full
+	}
+	return full
 }
 
 // stripSegments removes the first n segments of u's path, leaving "/" if

@@ -9,11 +9,12 @@ package cairn
 // so its value is the third segment of the path. Both fields survive
 // [http.Request.WithContext], so the values stay readable in every
 // middleware and handler that runs after matching, with nothing allocated
-// and nothing to release. Where the wildcard is comes from the route's
-// layout (see layout.go) or, for a pattern that no live Router owns, from
-// scanning the pattern.
+// and nothing to release. Where the wildcard is comes from the layout of
+// the pattern's identity (see ident.go and layout.go) or, for a pattern
+// that no live Router owns, from scanning the pattern.
 
 import (
+	"iter"
 	"net/http"
 	"strings"
 )
@@ -26,14 +27,22 @@ import (
 //
 // Param reads r.Pattern and r.URL, so it works for requests routed by a
 // [Router] (with or without path-value population) or by [http.ServeMux],
-// and it reflects the URL at the time of the call: a middleware that
-// rewrites r.URL.Path after routing changes what Param returns.
+// and it reflects the URL at the time of the call: whatever changes
+// r.URL.Path after routing changes what Param returns. In particular, a
+// handler wrapped in [http.StripPrefix] reads shifted values: behind
+// StripPrefix("/b"), the route "GET /b/{bucket}/{key...}" serving
+// /b/photos/2024/cat.jpg sees the path /photos/2024/cat.jpg, and Param
+// gives bucket "2024". Use [Router.Mount] to strip a prefix (the mounted
+// handler reads the prefix's values with Param), or read the values before
+// the prefix is stripped, or read them with r.PathValue, which the router
+// fills before any handler runs.
 //
 // Allocation: none, unless the value holds a percent-escape that differs
 // from the default encoding (then r.URL.RawPath is set and the value is
 // unescaped into a new string).
 func Param(r *http.Request, name string) string {
-	if l := layouts.find(r.Pattern); l != nil {
+	if id := findIdent(r.Pattern); id != nil {
+		l := id.l
 		if l.stripped {
 			return r.PathValue(name)
 		}
@@ -194,5 +203,100 @@ func setPathValues(r *http.Request, pat *pattern, p string, escaped bool) {
 			return
 		}
 		rest = rest[j+1:]
+	}
+}
+
+// Params returns an iterator over the wildcards of the pattern that
+// matched r and their values, in the order of the pattern, as [Param]
+// returns them: for "GET /repos/{owner}/{repo}" and /repos/golang/go, it
+// yields ("owner", "golang") and ("repo", "go"). It reads the path once,
+// for handlers and adapters that need every value. In a handler that a
+// [Router.Mount] calls, it yields the wildcards of the mount's prefix.
+//
+// Allocation: none for the iteration, unless a value holds a
+// percent-escape that differs from the default encoding.
+func Params(r *http.Request) iter.Seq2[string, string] {
+	return func(yield func(name, value string) bool) {
+		id := findIdent(r.Pattern)
+		switch {
+		case id == nil:
+			eachPatternValue(r, yield)
+		case id.l.stripped:
+			for _, name := range id.l.names {
+				if !yield(name, r.PathValue(name)) {
+					return
+				}
+			}
+		default:
+			eachLayoutValue(r, id.l, yield)
+		}
+	}
+}
+
+// eachLayoutValue yields the wildcards of l, the layout of r.Pattern, and
+// their values in r's path.
+func eachLayoutValue(r *http.Request, l *layout, yield func(string, string) bool) {
+	p, escaped := requestPath(r.URL)
+	if p == "" || p[0] != '/' {
+		return
+	}
+	rest, seg := p[1:], 0
+	for i, name := range l.names {
+		// Invariant: rest starts at segment seg of the path.
+		for ; seg < l.index[i]; seg++ {
+			j := strings.IndexByte(rest, '/')
+			if j < 0 {
+				return
+			}
+			rest = rest[j+1:]
+		}
+		v := rest
+		if !l.multi || i < len(l.names)-1 {
+			if j := strings.IndexByte(rest, '/'); j >= 0 {
+				v = rest[:j]
+			}
+		}
+		if !yield(name, segmentValue(v, escaped)) {
+			return
+		}
+	}
+}
+
+// eachPatternValue yields the wildcards of r.Pattern, a pattern that no
+// live Router owns, and their values in r's path, walking both together as
+// lookupValue does.
+func eachPatternValue(r *http.Request, yield func(string, string) bool) {
+	pat := r.Pattern
+	i := strings.IndexByte(pat, '/')
+	p, escaped := requestPath(r.URL)
+	if i < 0 || p == "" || p[0] != '/' {
+		return
+	}
+	pat = pat[i:]
+	for {
+		// Invariant: pat[0] == '/' and p[0] == '/', at corresponding segments.
+		seg := pat[1:]
+		if len(seg) > 1 && seg[0] == '{' {
+			end := strings.IndexAny(seg, ":}")
+			name, multi := seg[1:max(end, 1)], false
+			if n, ok := strings.CutSuffix(name, "..."); ok {
+				name, multi = n, true
+			}
+			if end > 0 && name != "$" {
+				v := p[1:]
+				if j := strings.IndexByte(v, '/'); j >= 0 && !multi {
+					v = v[:j]
+				}
+				if !yield(name, segmentValue(v, escaped)) || multi {
+					return
+				}
+			}
+		}
+		j := strings.IndexByte(seg, '/')
+		k := strings.IndexByte(p[1:], '/')
+		if j < 0 || k < 0 {
+			return
+		}
+		pat, p = seg[j:], p[1+k:]
 	}
 }

@@ -60,8 +60,8 @@ func BenchmarkParamFunc(b *testing.B) {
 			router.HandleFunc(bc.pattern, func(http.ResponseWriter, *http.Request) {})
 			r := &http.Request{Method: "GET", URL: &url.URL{Path: bc.path}}
 			router.ServeHTTP(&recorder{h: http.Header{}}, r)
-			if layouts.find(r.Pattern) == nil || Param(r, bc.param) == "" {
-				b.Fatal("no layout or no value")
+			if findIdent(r.Pattern) == nil || Param(r, bc.param) == "" {
+				b.Fatal("no identity or no value")
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -72,31 +72,94 @@ func BenchmarkParamFunc(b *testing.B) {
 	}
 }
 
-// TestLayoutRegistry checks that a router's layouts are published when it
-// serves, found from r.Pattern, and removed once the router is collected.
-func TestLayoutRegistry(t *testing.T) {
+// TestIdentRegistry checks that a router's pattern identities are found
+// from r.Pattern, and removed once the router is collected.
+func TestIdentRegistry(t *testing.T) {
 	pattern := func() string {
 		router := New()
 		router.HandleFunc("GET /layout/{a}/{b...}", func(http.ResponseWriter, *http.Request) {})
 		r := &http.Request{Method: "GET", URL: &url.URL{Path: "/layout/1/2/3"}}
 		router.ServeHTTP(&recorder{h: http.Header{}}, r)
-		if l := layouts.find(r.Pattern); l == nil {
-			t.Fatal("layout not published")
+		if id := findIdent(r.Pattern); id == nil || id.kind != identServe {
+			t.Fatalf("identity of %q: got %v, want one of kind serve", r.Pattern, id)
 		}
 		if got := Param(r, "b"); got != "2/3" {
 			t.Errorf("Param(b) = %q, want %q", got, "2/3")
 		}
 		// A prefix of the pattern shares its address but is another string.
-		if layouts.find(r.Pattern[:5]) != nil {
-			t.Error("found a layout for a prefix of the pattern")
+		if findIdent(r.Pattern[:5]) != nil {
+			t.Error("found an identity for a prefix of the pattern")
 		}
 		return r.Pattern
 	}()
-	for i := 0; i < 50 && layouts.find(pattern) != nil; i++ {
+	for i := 0; i < 50 && findIdent(pattern) != nil; i++ {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if layouts.find(pattern) != nil {
-		t.Error("layout still registered after its router was collected")
+	if findIdent(pattern) != nil {
+		t.Error("identity still registered after its router was collected")
 	}
+}
+
+// TestParams checks the iterator over all values, for routers, mounts and
+// ServeMux, and that it allocates nothing.
+func TestParams(t *testing.T) {
+	collect := func(r *http.Request) string {
+		var b strings.Builder
+		for name, value := range Params(r) {
+			b.WriteString(name + "=" + value + ";")
+		}
+		return b.String()
+	}
+	var got string
+	record := func(w http.ResponseWriter, r *http.Request) { got = collect(r) }
+	router := New()
+	router.PopulatePathValues(false)
+	router.HandleFunc("GET /repos/{owner}/{repo}/issues/{n:int}", record)
+	router.HandleFunc("GET /files/{dir}/{path...}", record)
+	router.HandleFunc("GET /static", record)
+	router.Mount("/orgs/{org}/m/{team}", http.HandlerFunc(record))
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /a/{x}/b/{y...}", record)
+	mux.HandleFunc("GET /c/{x}/{$}", record)
+	for _, tt := range []struct {
+		h            http.Handler
+		target, want string
+	}{
+		{router, "/repos/golang/go/issues/42", "owner=golang;repo=go;n=42;"},
+		{router, "/files/d/a/b%2Fc", "dir=d;path=a/b/c;"},
+		{router, "/files/d/", "dir=d;path=;"},
+		{router, "/static", ""},
+		{router, "/orgs/acme/m/core/x/y", "org=acme;team=core;"},
+		{mux, "/a/1/b/2/3", "x=1;y=2/3;"},
+		{mux, "/c/1/", "x=1;"},
+	} {
+		got = "unset"
+		tt.h.ServeHTTP(&recorder{h: http.Header{}}, &http.Request{Method: "GET", URL: mustParse(t, tt.target)})
+		if got != tt.want {
+			t.Errorf("%s: Params yields %q, want %q", tt.target, got, tt.want)
+		}
+	}
+	var n int
+	r := &http.Request{Method: "GET", URL: mustParse(t, "/repos/golang/go/issues/42")}
+	router.ServeHTTP(&recorder{h: http.Header{}}, r)
+	allocs := testing.AllocsPerRun(100, func() {
+		n = 0
+		for _, v := range Params(r) {
+			n += len(v)
+		}
+	})
+	if allocs != 0 || n != len("golanggo42") {
+		t.Errorf("Params: %v allocations, %d bytes of values; want 0, %d", allocs, n, len("golanggo42"))
+	}
+}
+
+// mustParse parses a request target.
+func mustParse(tb testing.TB, target string) *url.URL {
+	tb.Helper()
+	u, err := url.ParseRequestURI(target)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return u
 }

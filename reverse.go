@@ -4,46 +4,143 @@ package cairn
 // pattern matches, from the values of its wildcards.
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 )
 
-// Path returns the path that the registered pattern matches with the given
-// wildcard values, as name, value pairs:
+// Path returns the path that a route matches with the given wildcard
+// values, as name, value pairs. The route is given by its name (see
+// [Router.Named]) or by its pattern:
 //
 //	r.Path("GET /repos/{owner}/{repo}/issues/{n:int}", "owner", "golang", "repo", "go", "n", "42")
+//	r.Path("issue", "owner", "golang", "repo", "go", "n", "42")
 //
-// returns "/repos/golang/go/issues/42". The path matches the pattern,
-// but, as for any path, a more specific pattern may serve it:
-// r.Path("GET /users/{id}", "id", "me") is "/users/me" even if
-// "GET /users/me" is registered too. pattern must be a registered
-// pattern, exactly as it was registered (with a group's prefix, as
-// [RouteInfo.Pattern] has it). Values are escaped: a '/' in the value of
-// {name} becomes %2F, while in the value of {name...} it separates
-// segments. The host of a host pattern is not part of the path.
+// both return "/repos/golang/go/issues/42" if the route was registered
+// with r.Named("issue"). The path matches the pattern, but, as for any
+// path, a more specific pattern may serve it: r.Path("GET /users/{id}",
+// "id", "me") is "/users/me" even if "GET /users/me" is registered too. A
+// pattern must be registered exactly as given (with a group's prefix, as
+// [RouteInfo.Pattern] has it). The routes of a Router mounted with
+// [Router.Mount] are found too, by their full pattern or by their name
+// (which must then belong to one mounted route only); the values of the
+// mount prefix's wildcards are given with the others.
 //
-// Path returns an error if the pattern is not registered, if a wildcard has
-// no value or a name is not a wildcard of the pattern, if a value is empty
-// (except for {name...}), or if a value violates its constraint or would be
-// cleaned away (".", "..", or an empty segment in a {name...} value).
-func (r *Router) Path(pattern string, params ...string) (string, error) {
-	r.mu.Lock()
-	p := r.patterns[pattern]
-	r.mu.Unlock()
-	if p == nil {
-		return "", fmt.Errorf("cairn: Path: no route has the pattern %q", pattern)
-	}
+// Values are escaped: a '/' in the value of {name} becomes %2F, while in
+// the value of {name...} it separates segments. The host of a host pattern
+// is not part of the path.
+//
+// Path returns an error if no route has the name or pattern, if a wildcard
+// has no value or a name is not a wildcard of the pattern, if a value is
+// empty (except for {name...}), or if a value violates its constraint or
+// would be cleaned away (".", "..", or an empty segment in a {name...}
+// value).
+func (r *Router) Path(route string, params ...string) (string, error) {
 	if len(params)%2 != 0 {
-		return "", fmt.Errorf("cairn: Path(%q): odd number of name, value arguments", pattern)
+		return "", fmt.Errorf("cairn: Path(%q): odd number of name, value arguments", route)
 	}
+	byName := !strings.Contains(route, "/")
+	p, found, err := r.reverse(route, byName, params)
+	switch {
+	case !found && byName:
+		return "", fmt.Errorf("cairn: Path: no route has the name %q", route)
+	case !found:
+		return "", fmt.Errorf("cairn: Path: no route has the pattern %q", route)
+	case err != nil:
+		return "", fmt.Errorf("cairn: Path(%q): %w", route, err)
+	}
+	return p, nil
+}
+
+// reverse returns the path of the route of r or of a mounted router with
+// the given name or pattern (key) and wildcard values, and whether there is
+// such a route.
+func (r *Router) reverse(key string, byName bool, params []string) (string, bool, error) {
+	r.mu.Lock()
+	var rt *route
+	if byName {
+		rt = r.names[key]
+	} else {
+		rt = r.patterns[key]
+	}
+	mounts := slices.Clone(r.mounts)
+	r.mu.Unlock()
+	if rt != nil {
+		p, err := buildPath(rt.pat, params)
+		return p, true, err
+	}
+	var path string
+	var err error
+	var first *mounted
+	for _, m := range mounts {
+		innerKey := key
+		if !byName {
+			k, ok := m.innerPattern(key)
+			if !ok {
+				continue
+			}
+			innerKey = k
+		}
+		var prefixParams, innerParams []string
+		for i := 0; i < len(params); i += 2 {
+			if slices.Contains(m.names, params[i]) {
+				prefixParams = append(prefixParams, params[i], params[i+1])
+			} else {
+				innerParams = append(innerParams, params[i], params[i+1])
+			}
+		}
+		sub, ok, subErr := m.inner.reverse(innerKey, byName, innerParams)
+		if !ok {
+			continue
+		}
+		if first != nil {
+			return "", true, fmt.Errorf("the name %q belongs to routes of two mounts, %q and %q", key, first.route.pat.str, m.route.pat.str)
+		}
+		first = m
+		prefix, prefixErr := buildPath(m.route.pat, prefixParams)
+		path, err = strings.TrimSuffix(prefix, "/")+sub, cmp.Or(subErr, prefixErr)
+		if !byName {
+			break
+		}
+	}
+	return path, first != nil, err
+}
+
+// innerPattern returns the pattern of the mounted router's route whose full
+// pattern is full, or false if full is not below m's prefix.
+func (m *mounted) innerPattern(full string) (string, bool) {
+	i := strings.IndexByte(full, '/')
+	if i < 0 {
+		return "", false
+	}
+	j := strings.LastIndexAny(full[:i], " \t") + 1
+	method, host, path := full[:j], full[j:i], full[i:]
+	mp := m.route.pat
+	if mp.host != "" {
+		if host != mp.host {
+			return "", false
+		}
+		host = ""
+	}
+	prefix := strings.TrimSuffix(mp.path(), "/")
+	if !strings.HasPrefix(path, prefix+"/") {
+		return "", false
+	}
+	return method + host + path[len(prefix):], true
+}
+
+// buildPath returns the path that p matches with the wildcard values
+// params, given as name, value pairs.
+func buildPath(p *pattern, params []string) (string, error) {
 	for i := 0; i < len(params); i += 2 {
 		if !p.hasWildcard(params[i]) {
-			return "", fmt.Errorf("cairn: Path(%q): the pattern has no wildcard %q", pattern, params[i])
+			return "", fmt.Errorf("the pattern %q has no wildcard %q", p.str, params[i])
 		}
 		for j := 0; j < i; j += 2 {
 			if params[j] == params[i] {
-				return "", fmt.Errorf("cairn: Path(%q): two values for wildcard %q", pattern, params[i])
+				return "", fmt.Errorf("two values for wildcard %q", params[i])
 			}
 		}
 	}
@@ -58,10 +155,10 @@ func (r *Router) Path(pattern string, params ...string) (string, error) {
 		default:
 			v, ok := lookupParam(params, s.s)
 			if !ok {
-				return "", fmt.Errorf("cairn: Path(%q): no value for wildcard %q", pattern, s.s)
+				return "", fmt.Errorf("no value for wildcard %q", s.s)
 			}
 			if err := writeValue(&b, s, v); err != nil {
-				return "", fmt.Errorf("cairn: Path(%q): %w", pattern, err)
+				return "", err
 			}
 		}
 	}

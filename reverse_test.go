@@ -66,7 +66,7 @@ func TestPath(t *testing.T) {
 		{patterns[0], []string{"owner", "a", "repo"}, "odd number of name, value arguments"},
 		{patterns[0], []string{"owner", "a", "repo", "b"}, `no value for wildcard "n"`},
 		{patterns[0], []string{"owner", "a", "repo", "b", "n", "x1"}, `value "x1" does not satisfy the constraint of {n:int}`},
-		{patterns[0], []string{"owner", "a", "repo", "b", "n", "1", "extra", "2"}, `the pattern has no wildcard "extra"`},
+		{patterns[0], []string{"owner", "a", "repo", "b", "n", "1", "extra", "2"}, `has no wildcard "extra"`},
 		{patterns[0], []string{"owner", "a", "owner", "b"}, `two values for wildcard "owner"`},
 		{patterns[0], []string{"owner", "", "repo", "b", "n", "1"}, `empty value for wildcard "owner"`},
 		{patterns[0], []string{"owner", "..", "repo", "b", "n", "1"}, `value ".." of wildcard "owner" would be cleaned from the path`},
@@ -131,7 +131,7 @@ DELETE /code/{c:[A-Z]{3}} | DELETE |  | /code/{c:[A-Z]{3}} |  | 0 | - | reverse_
     ├── /me  GET
     └── /{id:int}  GET  GET v2 (1 middleware)
 api.example.com
-└── /v1
+└── /v1 (group)
     ├── /files
     │   └── /  * mount (2 middleware)
     └── /items
@@ -139,5 +139,39 @@ api.example.com
 `
 	if got := tree.String(); got != wantTree {
 		t.Errorf("WriteTree:\n%s\nwant:\n%s", got, wantTree)
+	}
+}
+
+// TestPathByName checks reverse routing by route name, through groups.
+func TestPathByName(t *testing.T) {
+	r := cairn.New()
+	h := http.NotFoundHandler()
+	api := r.Group("/api/v1")
+	api.Named("user").Handle("GET /users/{id:int}", h)
+	api.Named("user.files").Handle("GET /users/{id:int}/files/{path...}", h)
+	r.Named("home").Handle("GET /{$}", h)
+	for _, tt := range []struct {
+		name   string
+		params []string
+		want   string
+		err    string
+	}{
+		{"user", []string{"id", "42"}, "/api/v1/users/42", ""},
+		{"user.files", []string{"id", "42", "path", "a/b c"}, "/api/v1/users/42/files/a/b%20c", ""},
+		{"home", nil, "/", ""},
+		{"user", []string{"id", "x"}, "", `cairn: Path("user"): value "x" does not satisfy the constraint of {id:int}`},
+		{"nobody", nil, "", `cairn: Path: no route has the name "nobody"`},
+	} {
+		got, err := r.Path(tt.name, tt.params...)
+		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && err.Error() != tt.err {
+			t.Errorf("Path(%q, %q) = %q, %v; want %q, %q", tt.name, tt.params, got, err, tt.want, tt.err)
+		}
+	}
+	names := map[string]string{}
+	for _, ri := range r.Routes() {
+		names[ri.Name] = ri.Pattern
+	}
+	if names["user"] != "GET /api/v1/users/{id:int}" || names["home"] != "GET /{$}" {
+		t.Errorf("Routes names: %v", names)
 	}
 }

@@ -1,15 +1,16 @@
 package cairn
 
-// This file holds the Router: registration, which parses a pattern, checks
-// it against the patterns it might conflict with and adds it to the
-// registration tree; and ServeHTTP, which finds the route for a request and
-// otherwise answers as net/http.ServeMux does, with a redirect, 404 or 405.
+// This file holds the Router and registration, which parses a pattern,
+// checks it against the patterns it might conflict with, adds it to the
+// registration tree and brings the table that requests are routed with up
+// to date (see update.go). Serving is in serve.go.
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,31 +21,38 @@ import (
 // of the most specific pattern that matches; see the package documentation
 // for patterns and precedence.
 //
-// A Router is safe for concurrent use. Routes may be registered while it
-// serves: a lookup sees every route whose registration returned before the
-// lookup began, and takes no lock, except that the first request after
-// routes were registered at start-up compiles them, once, under the
-// registration lock.
+// A Router is safe for concurrent use. Routes may be registered and
+// settings changed while it serves: a request sees every route and setting
+// whose registration returned before the request began, and routing takes
+// no lock. A registration costs about the same before and after the first
+// request, whatever the number of routes.
 //
 // The zero value is an empty Router ready to use, as is the one [New]
 // returns.
 type Router struct {
 	mu          sync.Mutex       // guards the registration state below
+	id          uint64           // the owner of the router's pattern identities; set on first use
 	roots       map[string]*node // registration trees, by host ("" for none)
 	constraints constraintSet
-	seq         int                 // routes registered so far
-	routes      []*route            // in registration order
-	patterns    map[string]*pattern // by pattern string, for Path
-	layouts     *routerLayouts      // for Param
+	routes      []*route          // in registration order
+	patterns    map[string]*route // the first route of each pattern string, for Path
+	names       map[string]*route // routes by name
+	mounts      []*mounted        // mounts of Routers, in registration order
+	mounted     bool              // r is mounted in a router
 
-	settings   settings  // router-level middleware and fallback answers
-	fallback   *fallback // built from settings; nil for the defaults
-	generation int       // changes of routes and settings so far
+	// relIDs holds, for a mounted router, the identities of relative
+	// redirects (see verdict.location), by the serving identity of their
+	// route.
+	relIDs ptrTable[ident, ident]
+	tab    *table        // the newest table, published once the router serves
+	edit   *editToken    // the token of the changes before the first request
+	none   *verdictEntry // what Handler returns when no route matches
 
-	table        atomic.Pointer[table] // what lookups read; nil until compiled
-	stale        atomic.Bool           // table lags behind roots
-	serving      atomic.Bool           // a request has been served
+	table        atomic.Pointer[table] // the published table; nil until the first request
 	noPathValues atomic.Bool           // do not populate r.PathValue
+
+	identsOnce sync.Once
+	ids        *identSet // the router's pattern identities, for the cleanup
 }
 
 // New returns a new, empty Router. It populates [http.Request.PathValue].
@@ -76,9 +84,12 @@ func (r *Router) DefineConstraint(name string, match func(segment string) bool) 
 
 // DefineRegexp defines a named constraint from a regular expression (in the
 // syntax of package regexp), which must match the whole unescaped segment.
-// It panics with an error if the name is taken or the expression does not
-// compile.
+// As in an inline constraint, the expression may not contain '/'. It panics
+// with an error if the name is taken or the expression does not compile.
 func (r *Router) DefineRegexp(name, expr string) {
+	if strings.Contains(expr, "/") {
+		panic(fmt.Errorf("cairn: constraint %q: regexp %q contains '/', which a constraint may not", name, expr))
+	}
 	c, err := compileConstraint(expr)
 	if err != nil {
 		panic(fmt.Errorf("cairn: constraint %q: %w", name, err))
@@ -93,18 +104,15 @@ func (r *Router) DefineRegexp(name, expr string) {
 
 // Handle registers h for pattern. It panics with a [*PatternError] if the
 // pattern is invalid and with a [*ConflictError] if it conflicts with a
-// pattern already registered (a duplicate included).
+// pattern already registered (a duplicate included), and with an error if
+// h is nil.
 func (r *Router) Handle(pattern string, h http.Handler) {
-	r.register(pattern, h, routeOptions{loc: callerLocation()})
+	r.register(pattern, h, nil, callerLocation())
 }
 
 // HandleFunc registers f for pattern, as [Router.Handle] does.
 func (r *Router) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Request)) {
-	var h http.Handler
-	if f != nil {
-		h = http.HandlerFunc(f)
-	}
-	r.register(pattern, h, routeOptions{loc: callerLocation()})
+	r.register(pattern, http.HandlerFunc(f), nil, callerLocation())
 }
 
 // callerLocation returns the file:line of the caller of the caller.
@@ -116,78 +124,129 @@ func callerLocation() string {
 	return fmt.Sprintf("%s:%d", file, line)
 }
 
-// routeOptions is what a registration says besides the pattern and handler.
-type routeOptions struct {
-	loc     string       // file:line of the registration
-	mw      []Middleware // group and per-route middleware, outermost first
-	version string       // "" for an unversioned route
-	mount   *mounted     // set for a Mount
+// isNil reports whether h is nil or a nil HandlerFunc, which net/http.ServeMux
+// rejects too.
+func isNil(h http.Handler) bool {
+	if h == nil {
+		return true
+	}
+	f, ok := h.(http.HandlerFunc)
+	return ok && f == nil
 }
 
-// register parses pattern, checks it against the registered patterns and
-// adds it, panicking on any error.
-func (r *Router) register(pattern string, h http.Handler, opts routeOptions) {
-	if err := r.registerErr(pattern, h, opts); err != nil {
+// register registers h for the pattern s through the group g (nil for
+// none), and for a Mount, m; it panics on any error. Every lock it takes is
+// released even if a constraint's function panics.
+func (r *Router) register(s string, h http.Handler, g *Group, loc string) {
+	r.registerMount(s, h, g, loc, nil)
+}
+
+// registerMount is register for a route that may be a mount.
+func (r *Router) registerMount(s string, h http.Handler, g *Group, loc string, m *mounted) {
+	if isNil(h) {
+		panic(fmt.Errorf("cairn: nil handler for pattern %q", s))
+	}
+	if g == nil {
+		g = &Group{r: r}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.init()
+	p, err := r.check(s, g, loc)
+	if err != nil {
 		panic(err)
 	}
+	claims, err := r.checkClaims(g.node)
+	if err != nil {
+		panic(err)
+	}
+	c := r.change()
+	r.add(c, p, h, g, m)
+	for _, gn := range claims {
+		r.addClaim(c, gn)
+	}
+	r.commit(c)
 }
 
-// registerErr is register returning its error.
-func (r *Router) registerErr(s string, h http.Handler, opts routeOptions) error {
-	if h == nil {
-		return fmt.Errorf("cairn: nil handler for pattern %q", s)
-	}
-	for {
-		r.mu.Lock()
-		p, err := r.check(s, opts)
-		if err != nil {
-			r.mu.Unlock()
-			return err
-		}
-		gen, mw := r.generation, r.settings.mw
-		r.mu.Unlock()
-		// The chain is built without the lock, so that middleware
-		// constructors may call the router. If the routes or settings
-		// changed meanwhile, the pattern is checked and the chain built
-		// again.
-		handler := chain(mw, chain(opts.mw, h))
-		r.mu.Lock()
-		if r.generation == gen {
-			r.add(p, handler, opts)
-			r.mu.Unlock()
-			return nil
-		}
-		r.mu.Unlock()
+// init gives r its id and first table, if it has none; r.mu is held.
+func (r *Router) init() {
+	if r.tab == nil {
+		r.id = routerIDs.Add(1)
+		r.edit = new(editToken)
+		r.tab = newTable(r.id, r.edit)
+		r.none = &verdictEntry{r: r, v: verdict{kind: verdictNone}}
 	}
 }
 
-// check parses s and checks it against the routes of r, whose lock is
-// held.
-func (r *Router) check(s string, opts routeOptions) (*pattern, error) {
+// change returns a change of r's table; r.mu is held and r initialized.
+// Before the router serves, the change modifies r's table in place; after,
+// it modifies a copy, which commit publishes.
+func (r *Router) change() *change {
+	if r.table.Load() == nil {
+		return &change{edit: r.edit, t: r.tab}
+	}
+	t := *r.tab
+	return &change{edit: new(editToken), t: &t}
+}
+
+// commit makes c's table r's, publishing it if r serves; r.mu is held.
+func (r *Router) commit(c *change) {
+	r.tab = c.t
+	if r.table.Load() != nil {
+		r.table.Store(c.t)
+	}
+}
+
+// current returns the table to route requests with, publishing r's table
+// if it is the first request.
+func (r *Router) current() *table {
+	if t := r.table.Load(); t != nil {
+		return t
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.init()
+	if r.table.Load() == nil {
+		// From now on lookups may read the table: changes copy it.
+		r.edit = nil
+		r.table.Store(r.tab)
+	}
+	return r.tab
+}
+
+// check parses s, registered through g at loc, and checks it against the
+// routes and names of r, whose lock is held.
+func (r *Router) check(s string, g *Group, loc string) (*pattern, error) {
 	p, err := parsePattern(s, r.constraints.lookup)
 	if err != nil {
 		return nil, err
 	}
-	p.loc = opts.loc
-	// The route's own copy of the pattern, whose address identifies its
-	// layout (see layout.go).
-	p.str = strings.Clone(s)
+	p.loc = loc
+	// The route's own copy of the pattern, the identity it sets as
+	// r.Pattern (see ident.go).
+	p.str = cloneString(s)
 	var conflict *ConflictError
 	r.roots[p.host].eachOverlapping(p.segments, func(rt *route) {
-		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, opts.version, rt) {
+		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, g.version, rt) {
 			conflict = newConflictError(p, rt.pat)
-			conflict.addVersions(opts.version, rt.version)
+			conflict.addVersions(g.version, rt.version)
 		}
 	})
 	if conflict != nil {
 		return nil, conflict
 	}
+	if g.name != "" {
+		if other := r.names[g.name]; other != nil && other.pat.str != s {
+			return nil, fmt.Errorf("cairn: route name %q for pattern %q (registered at %s) is taken by pattern %q (registered at %s)",
+				g.name, s, loc, other.pat.str, other.pat.loc)
+		}
+	}
 	return p, nil
 }
 
-// add adds the route for p, which check accepted, to r, whose lock is
-// held.
-func (r *Router) add(p *pattern, handler http.Handler, opts routeOptions) {
+// add adds the route for p, which check accepted, registered through g, to
+// r and to c's table; r's lock is held.
+func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted) {
 	if r.roots == nil {
 		r.roots = map[string]*node{}
 	}
@@ -196,288 +255,85 @@ func (r *Router) add(p *pattern, handler http.Handler, opts routeOptions) {
 		root = &node{}
 		r.roots[p.host] = root
 	}
-	r.seq++
-	r.generation++
-	rt := newRoute(p, handler, r.seq)
-	rt.version, rt.mw, rt.mount = opts.version, len(opts.mw), opts.mount
-	root.insert(rt)
+	idx := len(r.routes)
+	rt := newRoute(p, h, idx)
+	rt.version, rt.name, rt.pathValues, rt.mount = g.version, g.name, g.pathValues, m
+	if g.node != nil {
+		rt.hops = g.node.hops
+	}
+	rt.entry = &routeEntry{r: r, rt: rt}
+	n := root.descend(p.segments)
+	n.routes = append(n.routes, rt)
 	r.routes = append(r.routes, rt)
-	if r.patterns == nil {
-		r.patterns = map[string]*pattern{}
+	c.t.routes = r.routes
+
+	l := newLayout(p, rt.version)
+	rt.serveID = &ident{str: p.str, l: l, owner: r.id, route: idx, kind: identServe}
+	rt.redirectID = newIdent(p.str, l, r.id, idx, identRedirect)
+	ids := []*ident{rt.serveID, rt.redirectID}
+	if r.mounted {
+		ids = append(ids, r.addRelID(rt))
 	}
-	if r.patterns[p.str] == nil {
-		r.patterns[p.str] = p
-	}
-	if p.wildcards() > 0 || rt.version != "" {
-		r.addLayout(newLayout(p, rt.version))
-	}
-	if m := opts.mount; m != nil {
-		// The pattern is the prefix followed by a multi wildcard.
-		m.nsegs = len(p.segments) - 1
-		for _, s := range p.segments[:m.nsegs] {
-			if s.kind == segWild {
-				m.names = append(m.names, s.s)
+	if slices.ContainsFunc(n.routes, func(v *route) bool { return v.version != "" }) {
+		// The routes of the pattern have versions, and may reject
+		// requests (406).
+		for _, v := range n.routes {
+			if v.rejectID == nil {
+				v.rejectID = newIdent(v.pat.str, v.serveID.l, r.id, v.index, identReject)
+				ids = append(ids, v.rejectID)
 			}
 		}
-		// The requests the mount passes on get their own copy of the
-		// pattern, whose layout sends Param to their path values.
-		m.pattern = strings.Clone(p.str)
-		r.addLayout(&layout{pattern: m.pattern, version: rt.version, stripped: true})
 	}
-	r.changed()
-}
-
-// changed brings the table up to date after a change to the routes or
-// settings of r, whose lock is held: at once if r has served requests,
-// otherwise at the first request.
-func (r *Router) changed() {
-	if r.serving.Load() {
-		r.publishLayouts()
-		r.table.Store(r.compile())
-	} else {
-		r.stale.Store(true)
-	}
-}
-
-// compile returns a new table for the routes and settings of r, whose lock
-// is held.
-func (r *Router) compile() *table {
-	t := compileTable(r.roots)
-	if r.fallback == nil {
-		// The zero settings: no middleware constructor runs.
-		r.fallback = r.newFallback(settings{})
-	}
-	t.fallback = r.fallback
-	return t
-}
-
-// current returns the table to serve with, compiling it first if routes
-// were registered before the first request.
-func (r *Router) current() *table {
-	t := r.table.Load()
-	if t == nil || r.stale.Load() {
-		r.mu.Lock()
-		if t = r.table.Load(); t == nil || r.stale.Load() {
-			r.publishLayouts()
-			t = r.compile()
-			r.table.Store(t)
-			r.stale.Store(false)
+	if m != nil {
+		m.attach(r, rt)
+		ids = append(ids, m.stripped)
+		if m.inner != nil {
+			r.mounts = append(r.mounts, m)
 		}
-		r.serving.Store(true)
-		r.mu.Unlock()
-	} else if !r.serving.Load() {
-		r.serving.Store(true)
 	}
-	return t
+	r.addIdents(ids...)
+
+	if r.patterns == nil {
+		r.patterns = map[string]*route{}
+	}
+	if r.patterns[p.str] == nil {
+		r.patterns[p.str] = rt
+	}
+	if rt.name != "" {
+		if r.names == nil {
+			r.names = map[string]*route{}
+		}
+		if r.names[rt.name] == nil {
+			r.names[rt.name] = rt
+		}
+	}
+	c.addRoutes(p.host, root, p.segments)
 }
 
-// ServeHTTP dispatches the request to the handler of the most specific
-// pattern that matches it. As [http.ServeMux] does, it sets req.Pattern (and,
-// unless turned off, the path values), redirects requests for unclean paths
-// and for a subtree's root without its trailing slash, and answers 404 Not
-// Found, or 405 Method Not Allowed with an Allow header when other methods
-// would match. Unlike ServeMux, it answers OPTIONS for a path that has
-// routes but no OPTIONS route itself (see [Router.AutomaticOptions]), and
-// all these answers can be replaced and go through the router's middleware.
-//
-// Allocation: none for a static route, none for a route with wildcards when
-// path values are not populated, and none for 404, 405 and automatic
-// OPTIONS, unless the request's URL has a RawPath (the path held escapes
-// that differ from the default encoding) or the router has more than 63
-// methods. Middleware and handlers may allocate, and redirects do.
-func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.RequestURI == "*" {
-		if req.ProtoAtLeast(1, 1) {
-			w.Header().Set("Connection", "close")
-		}
-		w.WriteHeader(http.StatusBadRequest)
+// markMounted notes that r is mounted in a router, so that its redirects
+// can be relative (see verdict.location).
+func (r *Router) markMounted() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.init()
+	if r.mounted {
 		return
 	}
-	t := r.current()
-	var q query
-	// Optimization: this is table.route, with the common case decided
-	// here rather than by building a verdict in a call.
-	var v verdict
-	if req.Method == http.MethodConnect {
-		v = t.routeConnect(req, &q)
-	} else if rt := t.lookup(req, &q); rt != nil && !rt.multi && !q.unclean {
-		v.rt = rt
-	} else {
-		v = t.routeSlow(req, rt, &q)
+	r.mounted = true
+	var ids []*ident
+	for _, rt := range r.routes {
+		ids = append(ids, r.addRelID(rt))
 	}
-	if q.varies {
-		t.fallback.versioning.addVary(w.Header())
-	}
-	switch {
-	case v.rt != nil:
-		r.serveRoute(w, req, v.rt, &q, v.rt.handler)
-	case v.loc != "":
-		req.Pattern = v.pattern
-		t.fallback.serveRedirect(w, req, v.loc)
-	case q.rejected != nil:
-		// Middleware sees the pattern the path matched.
-		r.serveRoute(w, req, q.rejected, &q, t.fallback.notAcceptable)
-	default:
-		req.Pattern = ""
-		t.serveNoRoute(w, req, q.host, q.path, q.escaped)
-	}
+	r.addIdents(ids...)
 }
 
-// serveRoute calls h for rt, which q found for req, after setting
-// req.Pattern and the path values.
-func (r *Router) serveRoute(w http.ResponseWriter, req *http.Request, rt *route, q *query, h http.Handler) {
-	req.Pattern = rt.pat.str
-	if !r.noPathValues.Load() {
-		setPathValues(req, rt.pat, q.path, q.escaped)
-	}
-	h.ServeHTTP(w, req)
+// addRelID makes the identity of the relative redirects to rt and returns
+// it; r.mu is held.
+func (r *Router) addRelID(rt *route) *ident {
+	id := newIdent(rt.pat.str, rt.serveID.l, r.id, rt.index, identRedirectRel)
+	r.relIDs.set(rt.serveID, id)
+	return id
 }
 
-// A verdict is what the routing table says to do with a request: serve a
-// route, redirect, or answer that no route serves it; the query used says
-// more.
-type verdict struct {
-	rt      *route // the route to serve, if any
-	loc     string // where to redirect, if not ""
-	pattern string // req.Pattern for a redirect
-}
-
-// route decides what to do with req, using q, which it fills in.
-func (t *table) route(req *http.Request, q *query) verdict {
-	if req.Method == http.MethodConnect {
-		return t.routeConnect(req, q)
-	}
-	rt := t.lookup(req, q)
-	if rt != nil && !rt.multi && !q.unclean {
-		return verdict{rt: rt}
-	}
-	return t.routeSlow(req, rt, q)
-}
-
-// lookup fills in q for req, which is not a CONNECT request, and returns
-// the route it finds, if any.
-func (t *table) lookup(req *http.Request, q *query) *route {
-	host := ""
-	if t.hosts != nil {
-		// Optimization: only routers with host patterns look at the host.
-		host = stripHostPort(req.Host)
-	}
-	p, escaped := requestPath(req.URL)
-	q.method, q.host, q.path, q.escaped, q.checkClean = req.Method, host, p, escaped, true
-	q.req, q.versioning = req, t.fallback.versioning
-	if p == "" || p[0] != '/' {
-		// A path without its leading slash (which http.StripPrefix can
-		// leave) is not clean; it is redirected.
-		return nil
-	}
-	return t.match(host, p, false, q)
-}
-
-// routeSlow decides what to do with req, for which lookup found rt, when
-// that is not simply to serve rt: a match of a pattern without a multi
-// wildcard visited every segment of the path and found each clean, so the
-// path is clean and the match exact, but everything else needs the whole
-// path checked first.
-func (t *table) routeSlow(req *http.Request, rt *route, q *query) verdict {
-	p := q.path
-	if !isClean(p) {
-		return t.routeUnclean(req, q)
-	}
-	if rt == nil || !rt.exact(p, false) {
-		// A route passed over for its versions counts only if it matched
-		// the path itself, not the path with a slash added.
-		rejected := q.rejected
-		if srt, u := slashRedirect(t, q.host, p, q, req.URL); srt != nil {
-			// As net/http.ServeMux does, report the pattern that the
-			// new path matches.
-			return verdict{loc: u, pattern: srt.pat.str}
-		}
-		q.rejected = rejected
-	}
-	return verdict{rt: rt}
-}
-
-// newQuery returns a query for req, for path p on host.
-func (t *table) newQuery(req *http.Request, host, p string, escaped bool) query {
-	return query{method: req.Method, host: host, path: p, escaped: escaped, req: req, versioning: t.fallback.versioning}
-}
-
-// routeUnclean decides what to do with a request whose path is not clean:
-// redirect it to the clean path (or, first, to that path's subtree root).
-func (t *table) routeUnclean(req *http.Request, q *query) verdict {
-	escapedPath := req.URL.EscapedPath()
-	p := cleanPath(escapedPath)
-	*q = t.newQuery(req, q.host, p, true)
-	rt := t.match(q.host, p, false, q)
-	if rt == nil || !rt.exact(p, false) {
-		if srt, u := slashRedirect(t, q.host, p, q, req.URL); srt != nil {
-			return verdict{loc: u, pattern: srt.pat.str}
-		}
-	}
-	// Invariant: p != escapedPath, since the caller found the path unclean
-	// and escaping changes neither slashes nor dots.
-	v := verdict{loc: redirectURL(p, req.URL.RawQuery)}
-	if rt != nil {
-		v.pattern = rt.pat.str
-	}
-	return v
-}
-
-// routeConnect decides what to do with a CONNECT request. As with
-// net/http.ServeMux, its path is not cleaned, the trailing-slash redirect
-// is decided with the host of its URL, and the route is then found with
-// req.Host, port included.
-func (t *table) routeConnect(req *http.Request, q *query) verdict {
-	p := req.URL.EscapedPath()
-	*q = t.newQuery(req, req.URL.Host, p, true)
-	rt := t.match(req.URL.Host, p, false, q)
-	if rt == nil || !rt.exact(p, false) {
-		if _, u := slashRedirect(t, req.URL.Host, p, q, req.URL); u != "" {
-			// As net/http.ServeMux does, report the unescaped path redirected
-			// to.
-			return verdict{loc: u, pattern: pathUnescape(p + "/")}
-		}
-	}
-	q.rejected = nil // the route is found again, with another host
-	return verdict{rt: t.match(req.Host, p, false, q)}
-}
-
-// slashRedirect returns the route that p followed by a slash matches
-// exactly with q's method, and the URL to redirect u to for it, or nil and
-// "" if p already ends in a slash or no route matches so.
-func slashRedirect(t *table, host, p string, q *query, u *url.URL) (*route, string) {
-	if p == "" || strings.HasSuffix(p, "/") {
-		return nil, ""
-	}
-	rt := t.match(host, p, true, q)
-	if rt == nil || !rt.exact(p, true) {
-		return nil, ""
-	}
-	escaped := p
-	if !q.escaped {
-		escaped = u.EscapedPath()
-	}
-	return rt, redirectURL(escaped+"/", u.RawQuery)
-}
-
-// redirectURL returns the location of a redirect to the escaped path p with
-// the query rawQuery. The path keeps its escapes as they are, as
-// net/http.ServeMux keeps them since Go 1.27: "%2F" stays an escaped slash
-// and "%61" stays "%61".
-func redirectURL(p, rawQuery string) string {
-	u := url.URL{Path: pathUnescape(p), RawPath: p, RawQuery: rawQuery}
-	return u.String()
-}
-
-// exact reports whether rt's match of path p is exact, as net/http.ServeMux
-// defines it: a multi wildcard that matches a non-empty string makes a
-// match inexact. If slash is set, the path is p followed by "/".
-func (rt *route) exact(p string, slash bool) bool {
-	if !rt.multi {
-		return true
-	}
-	if slash {
-		return rt.nsegs == strings.Count(p, "/")+1
-	}
-	return strings.HasSuffix(p, "/") && rt.nsegs == strings.Count(p, "/")
-}
+// errNilMiddleware is the error of a nil middleware.
+var errNilMiddleware = errors.New("cairn: nil middleware")

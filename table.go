@@ -1,14 +1,13 @@
 package cairn
 
-// This file holds the table that lookups read: the compiled trees of every
-// host, published as one immutable value.
+// This file holds the table that requests are routed with: the lookup trees
+// of every host, the routes by index and the settings, published as one
+// immutable value.
 //
-// Registration changes the router's registration trees under a lock and then
-// compiles a new table, which it publishes with an atomic store; a lookup
-// loads the current table once and never takes a lock. While a router has
-// not served any request, registrations only mark the table stale, and the
-// first request compiles it once, so registering n routes at start-up costs
-// one compilation, not n.
+// Registration changes the router's registration trees under a lock and
+// then makes a new table from the current one (see update.go), which it
+// publishes with an atomic store; a request loads the current table once
+// and never takes a lock.
 
 import (
 	"slices"
@@ -31,8 +30,11 @@ func (s methodSet) union(t methodSet) methodSet { return s | t }
 // has reports whether bit is in s.
 func (s methodSet) has(bit uint) bool { return s&(1<<bit) != 0 }
 
-// A methodIndex numbers the explicit methods of a router's patterns.
+// A methodIndex numbers the explicit methods of a router's patterns. The
+// bit of a method never changes, so tables share the cache of Allow values
+// that bits index.
 type methodIndex struct {
+	edit  *editToken // the change that made it, the only one that may add to it
 	names []string
 	bits  map[string]uint
 }
@@ -54,32 +56,50 @@ func (mi *methodIndex) bit(m string) uint {
 	return b
 }
 
-// A hostTree is the compiled tree of the patterns of one host.
+// A hostTree is the lookup tree of the patterns of one host.
 type hostTree struct {
+	edit *editToken // the change that made it, the only one that may modify it
 	root *lookupNode
 	// Optimization: the leaves of patterns made only of literals, by path,
 	// so that a static route is found with one map lookup. staticLens has
 	// bit min(len(path), 63) set for every path in static, so that most
 	// paths that are not there skip the lookup.
-	static     map[string]*leaf
+	static     *pmap[*leaf]
 	staticLens uint64
 }
 
 // lenBit returns the bit of staticLens for a path of length n.
 func lenBit(n int) uint64 { return 1 << min(n, 63) }
 
-// A table is what lookups read. It is immutable once published, except for
-// allowCache, which only grows.
+// A table is what requests are routed with. It is immutable once
+// published, except for the cache that allow points to, which only grows.
 type table struct {
-	hosts   map[string]*hostTree // nil if no pattern has a host
-	noHost  *hostTree
-	methods *methodIndex
+	id      uint64           // the router's id, the owner of its pattern identities
+	hosts   *pmap[*hostTree] // nil if no pattern has a host
+	noHost  *hostTree        // never nil
+	methods *methodIndex     // never nil
+	routes  []*route         // by index
+	cfg     *config          // the settings
+	claims  bool             // some group claims a subtree
+	allow   *allowCache      // shared by the tables of a router
+}
 
-	fallback *fallback // answers when no route serves a request as it is
+// newTable returns the empty table of a router with the given id, for
+// changes made under edit.
+func newTable(id uint64, edit *editToken) *table {
+	return &table{
+		id:      id,
+		noHost:  &hostTree{edit: edit, root: &lookupNode{edit: edit}},
+		methods: &methodIndex{edit: edit},
+		cfg:     defaultConfig(),
+		allow:   &allowCache{},
+	}
+}
 
-	// allowCache maps the method sets met so far to their Allow header
-	// values, so that answering 405 does not allocate.
-	allowCache atomic.Pointer[map[allowKey][]string]
+// An allowCache maps the method sets met so far to their Allow header
+// values, so that answering 405 does not allocate.
+type allowCache struct {
+	m atomic.Pointer[map[allowKey][]string]
 }
 
 // An allowKey identifies an Allow header value: a method set, and whether
@@ -89,35 +109,11 @@ type allowKey struct {
 	options bool
 }
 
-// compileTable compiles the registration trees, keyed by host.
-func compileTable(roots map[string]*node) *table {
-	t := &table{methods: &methodIndex{}}
-	for _, host := range sortedKeys(roots) {
-		c := &compiler{methods: t.methods, static: map[string]*leaf{}}
-		ht := &hostTree{root: c.compile(roots[host], "", true), static: c.static}
-		for k := range ht.static {
-			ht.staticLens |= lenBit(len(k))
-		}
-		if host == "" {
-			t.noHost = ht
-			continue
-		}
-		if t.hosts == nil {
-			t.hosts = map[string]*hostTree{}
-		}
-		t.hosts[host] = ht
-	}
-	if t.noHost == nil {
-		t.noHost = &hostTree{root: &lookupNode{}}
-	}
-	return t
-}
-
 // match returns the route for host, path and q, or nil. Patterns with the
 // request's host are tried first, then those without a host.
 func (t *table) match(host, p string, slash bool, q *query) *route {
 	if host != "" && t.hosts != nil {
-		if ht := t.hosts[host]; ht != nil {
+		if ht, _ := t.hosts.get(host); ht != nil {
 			if rt := ht.match(p, slash, q); rt != nil {
 				return rt
 			}
@@ -129,7 +125,7 @@ func (t *table) match(host, p string, slash bool, q *query) *route {
 // match returns the route of ht for path p and q, or nil.
 func (ht *hostTree) match(p string, slash bool, q *query) *route {
 	if !slash && ht.staticLens&lenBit(len(p)) != 0 && (!q.escaped || strings.IndexByte(p, '%') < 0) {
-		if l := ht.static[p]; l != nil {
+		if l, _ := ht.static.get(p); l != nil {
 			if rt := l.route(q); rt != nil {
 				return rt
 			}
@@ -155,7 +151,7 @@ func (t *table) allowed(host, p string, escaped bool) allowSet {
 func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet) {
 	trailing := strings.HasSuffix(p, "/")
 	if host != "" && t.hosts != nil {
-		if ht := t.hosts[host]; ht != nil {
+		if ht, _ := t.hosts.get(host); ht != nil {
 			ht.root.allowed(p, false, escaped, acc)
 			if !trailing {
 				ht.root.allowed(p, true, escaped, acc)
@@ -193,7 +189,7 @@ func (t *table) allowHeader(a allowSet, options bool) []string {
 		return []string{joinMethods(a.names, options)}
 	}
 	key := allowKey{a.set, options}
-	cache := t.allowCache.Load()
+	cache := t.allow.m.Load()
 	if cache != nil {
 		if v, ok := (*cache)[key]; ok {
 			return v
@@ -217,7 +213,7 @@ func (t *table) allowHeader(a allowSet, options bool) []string {
 		}
 	}
 	next[key] = v
-	t.allowCache.CompareAndSwap(cache, &next)
+	t.allow.m.CompareAndSwap(cache, &next)
 	return v
 }
 

@@ -56,10 +56,10 @@ type Versioning struct {
 	Fallback bool
 
 	// NotAcceptable answers requests for which no version of the matched
-	// route is acceptable. It runs behind the router-level middleware,
-	// with r.Pattern set to the pattern the path matched (so
-	// [RouteVersion] reports one of the route's versions, though none
-	// serves). nil means a plain-text 406 Not Acceptable.
+	// route is acceptable. It runs behind the middleware of Use and of the
+	// groups that cover the path, with r.Pattern set to the pattern the
+	// path matched (so [RouteVersion] reports one of the route's versions,
+	// though none serves). nil means a plain-text 406 Not Acceptable.
 	NotAcceptable http.Handler
 }
 
@@ -72,15 +72,18 @@ func (r *Router) Versioning(v Versioning) {
 	if v.Header != "" && !isToken(v.Header) {
 		panic(fmt.Errorf("cairn: invalid header name %q", v.Header))
 	}
-	r.configure(func(s *settings) error { s.versioning = v; return nil })
+	r.configure(func(cfg *config) {
+		cfg.versioning = newVersioning(v)
+		cfg.notAcceptable = orDefault(v.NotAcceptable, http.HandlerFunc(serveNotAcceptable))
+	})
 }
 
 // RouteVersion returns the version of the route that served r, or "" if it
 // is unversioned or r was not routed by a [Router]. Like [Param], it works
 // from r.Pattern and does not allocate.
 func RouteVersion(r *http.Request) string {
-	if l := layouts.find(r.Pattern); l != nil {
-		return l.version
+	if id := findIdent(r.Pattern); id != nil {
+		return id.l.version
 	}
 	return ""
 }

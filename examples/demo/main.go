@@ -45,6 +45,13 @@ var notes = map[string]string{
 	"GET /admin/routes":                 "the route table as JSON, behind a token",
 	"GET /admin/tree":                   "the routing tree, behind a token",
 	"/debug/pprof/":                     "net/http/pprof, mounted as a cairn router",
+	"GET /debug/pprof/{$}":              "  the pprof index (a route of the mounted router)",
+	"GET /debug/pprof/{profile}":        "  a named profile",
+	"GET /debug/pprof/cmdline":          "  the command line",
+	"GET /debug/pprof/profile":          "  a CPU profile",
+	"GET /debug/pprof/trace":            "  an execution trace",
+	"GET /debug/pprof/symbol":           "  symbol lookup",
+	"POST /debug/pprof/symbol":          "  symbol lookup",
 }
 
 // newRouter returns the demo's router. It logs every request to logw.

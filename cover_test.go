@@ -1,0 +1,122 @@
+package cairn_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/cairn-go/cairn"
+)
+
+// requireToken is a middleware that answers 401 to requests without the
+// token, before anything else can answer.
+func requireAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("X-Trace", "auth")
+		if r.Header.Get("Authorization") != "Bearer ok" {
+			http.Error(w, "401 unauthorized", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TestGroupsCoverTheirSubtree checks that the router's own answers for the
+// paths below a group's prefix run the group's middleware, and that the
+// Allow and Location headers are set only after it.
+func TestGroupsCoverTheirSubtree(t *testing.T) {
+	r := cairn.New()
+	r.Versioning(cairn.Versioning{Vendor: "acme"})
+	r.Use(trace("r"))
+	api := r.Group("/api", cors(r))
+	api.HandleFunc("GET /items/{id}", answer("item"))
+	api.HandleFunc("PUT /items/{id}", answer("put"))
+	admin := r.Group("/admin", requireAuth)
+	admin.HandleFunc("GET /users/{id}", answer("user"))
+	admin.HandleFunc("GET /reports/", answer("reports"))
+	admin.Version("v2").HandleFunc("GET /stats", answer("stats v2"))
+	// A route outside the group, below its prefix: its 405 is the group's.
+	r.HandleFunc("GET /admin/health", answer("health"))
+	r.HandleFunc("GET /public", answer("public"))
+
+	const token = "Bearer ok"
+	for _, tt := range []struct {
+		name, method, target string
+		header               []string
+		code                 int
+		trace                string
+		allow, location      string
+		cors                 string // Access-Control-Allow-Methods
+	}{
+		{"preflight", "OPTIONS", "/api/items/1", []string{"Origin", "https://app.example", "Access-Control-Request-Method", "PUT"}, 204, "r", "", "", "GET, HEAD, OPTIONS, PUT"},
+		{"automatic OPTIONS", "OPTIONS", "/api/items/1", nil, 204, "r", "GET, HEAD, OPTIONS, PUT", "", ""},
+		{"405 in the CORS group", "DELETE", "/api/items/1", nil, 405, "r", "GET, HEAD, OPTIONS, PUT", "", ""},
+		{"stranger's 405", "DELETE", "/admin/users/1", nil, 401, "r auth", "", "", ""},
+		{"stranger's OPTIONS", "OPTIONS", "/admin/users/1", nil, 401, "r auth", "", "", ""},
+		{"stranger's 404", "GET", "/admin/nothing", nil, 401, "r auth", "", "", ""},
+		{"stranger's redirect", "GET", "/admin/reports", nil, 401, "r auth", "", "", ""},
+		{"stranger's unclean path", "GET", "/admin//users/1", nil, 401, "r auth", "", "", ""},
+		{"stranger's 406", "GET", "/admin/stats", nil, 401, "r auth", "", "", ""},
+		{"stranger's prefix", "GET", "/admin", nil, 401, "r auth", "", "", ""},
+		{"stranger on a route outside the group", "GET", "/admin/health", nil, 200, "r health", "", "", ""},
+		{"stranger's 405 on a route outside the group", "POST", "/admin/health", nil, 401, "r auth", "", "", ""},
+		{"405", "DELETE", "/admin/users/1", []string{"Authorization", token}, 405, "r auth", "GET, HEAD, OPTIONS", "", ""},
+		{"404", "GET", "/admin/nothing", []string{"Authorization", token}, 404, "r auth", "", "", ""},
+		{"redirect", "GET", "/admin/reports", []string{"Authorization", token}, 307, "r auth", "", "/admin/reports/", ""},
+		{"406", "GET", "/admin/stats", []string{"Authorization", token}, 406, "r auth", "", "", ""},
+		{"v2", "GET", "/admin/stats", []string{"Authorization", token, "Accept", "application/vnd.acme.v2+json"}, 200, "r auth stats v2", "", "", ""},
+		{"404 outside groups", "GET", "/nothing", nil, 404, "r", "", "", ""},
+		{"405 outside groups", "POST", "/public", nil, 405, "r", "GET, HEAD, OPTIONS", "", ""},
+	} {
+		got, w := do(t, r, tt.method, tt.target, tt.header...)
+		h := w.Header()
+		if got.code != tt.code || got.trace != tt.trace || h.Get("Allow") != tt.allow || h.Get("Location") != tt.location ||
+			h.Get("Access-Control-Allow-Methods") != tt.cors {
+			t.Errorf("%s: %s %s: got %d %q Allow %q Location %q CORS %q; want %d %q Allow %q Location %q CORS %q",
+				tt.name, tt.method, tt.target, got.code, got.trace, h.Get("Allow"), h.Get("Location"), h.Get("Access-Control-Allow-Methods"),
+				tt.code, tt.trace, tt.allow, tt.location, tt.cors)
+		}
+	}
+}
+
+// TestClaimPrecedence checks which group covers a path when several
+// prefixes do: the most specific, literal segments first.
+func TestClaimPrecedence(t *testing.T) {
+	r := cairn.New()
+	api := r.Group("/api", trace("api"))
+	api.HandleFunc("GET /x", answer("x"))
+	api.Group("/admin", trace("admin")).HandleFunc("GET /x", answer("x"))
+	r.Group("/orgs/{org}", trace("org")).HandleFunc("GET /x", answer("x"))
+	r.Group("/orgs/{id:int}", trace("orgid")).HandleFunc("GET /x", answer("x"))
+	r.Group("/orgs/acme", trace("acme")).HandleFunc("GET /x", answer("x"))
+	r.Group("api.example.com", trace("host")).HandleFunc("GET /x", answer("x"))
+	r.Group("/nomw").HandleFunc("GET /x", answer("x"))
+	for _, tt := range []struct {
+		target, trace string
+	}{
+		{"/api/y", "api"},
+		{"/api", "api"},
+		{"/api/admin/y/z", "api admin"},
+		{"/api/admins", "api"},
+		{"/orgs/go/y", "org"},
+		{"/orgs/42/y", "orgid"},
+		{"/orgs/acme/y", "acme"},
+		{"/orgs", ""},
+		{"http://api.example.com/y", "host"},
+		{"http://other.example.com/api/y", "api"},
+		{"/nomw/y", ""},
+	} {
+		if got, _ := do(t, r, "GET", tt.target); got.code != 404 || got.trace != tt.trace {
+			t.Errorf("GET %s: got %d %q, want 404 %q", tt.target, got.code, got.trace, tt.trace)
+		}
+	}
+}
+
+// TestGroupWithoutRoutesClaimsNothing checks that a group covers its
+// prefix only once a route is registered through it.
+func TestGroupWithoutRoutesClaimsNothing(t *testing.T) {
+	r := cairn.New()
+	r.Group("/quiet", trace("quiet"))
+	if got, _ := do(t, r, "GET", "/quiet/x"); got.trace != "" {
+		t.Errorf("GET /quiet/x: middleware %q ran for a group without routes", got.trace)
+	}
+}

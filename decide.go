@@ -1,0 +1,303 @@
+package cairn
+
+// This file decides what to do with a request: serve a route, redirect,
+// answer 406, or answer that no route serves it (404, 405 or OPTIONS). The
+// rules are net/http.ServeMux's: unclean paths are redirected to their
+// clean form, a request for a subtree's root without its slash ("/tree"
+// when "/tree/" is registered) is redirected to it, and the path is
+// matched segment by segment on its escaped form. Versions and the
+// trailing-slash policy (see SlashPolicy) come on top.
+
+import (
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+)
+
+// A verdictKind says what to do with a request.
+type verdictKind uint8
+
+const (
+	verdictServe    verdictKind = iota // serve the route
+	verdictRedirect                    // redirect to the target path
+	verdictReject                      // 406: the route's versions all reject the request
+	verdictNone                        // no route: 404, or 405 or OPTIONS if other methods match
+	verdictNotFound                    // 404, whatever the path: see table.resolve
+)
+
+// String returns the kind's name.
+func (k verdictKind) String() string {
+	switch k {
+	case verdictServe:
+		return "serve"
+	case verdictRedirect:
+		return "redirect"
+	case verdictReject:
+		return "reject"
+	case verdictNone:
+		return "none"
+	case verdictNotFound:
+		return "not found"
+	}
+	return "verdictKind(?)"
+}
+
+// A verdict is what the router decided for a request; the query used says
+// more (the host and path looked up, whether a version was considered).
+type verdict struct {
+	kind verdictKind
+	// rt is the route to serve, the route that rejected the request, or
+	// for a redirect the route that the target matches, if any.
+	rt *route
+	// target is the escaped path to redirect to.
+	target string
+	// pattern is r.Pattern for a redirect of a CONNECT request, which
+	// ServeMux sets to the unescaped target.
+	pattern string
+	// serveAs is, for a route served under SlashServe, the path of the
+	// other form, which the request's URL is changed to.
+	serveAs string
+}
+
+// decide decides what to do with req, using q, which it fills in.
+func (t *table) decide(req *http.Request, q *query) verdict {
+	if req.Method == http.MethodConnect {
+		return t.decideConnect(req, q)
+	}
+	rt := t.lookup(req, q)
+	if rt != nil && !rt.multi && !q.unclean {
+		return verdict{kind: verdictServe, rt: rt}
+	}
+	return t.decideSlow(req, rt, q)
+}
+
+// lookup fills in q for req, which is not a CONNECT request, and returns
+// the route it finds, if any.
+func (t *table) lookup(req *http.Request, q *query) *route {
+	host := ""
+	if t.hosts != nil {
+		// Optimization: only routers with host patterns look at the host.
+		host = stripHostPort(req.Host)
+	}
+	p, escaped := requestPath(req.URL)
+	q.method, q.host, q.path, q.escaped, q.checkClean = req.Method, host, p, escaped, true
+	q.req, q.versioning = req, t.cfg.versioning
+	if p == "" || p[0] != '/' {
+		// A path without its leading slash (which http.StripPrefix can
+		// leave) is not clean; it is redirected.
+		return nil
+	}
+	return t.match(host, p, false, q)
+}
+
+// decideSlow decides what to do with req, for which lookup found rt, when
+// that is not simply to serve rt: a match of a pattern without a multi
+// wildcard visited every segment of the path and found each clean, so the
+// path is clean and the match exact, but everything else needs the whole
+// path checked first.
+func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
+	p := q.path
+	if !isClean(p) {
+		return t.decideUnclean(req, q)
+	}
+	if rt == nil || !rt.exact(p, false) {
+		// A route passed over for its versions counts only if it matched
+		// the path itself, not the path with a slash added.
+		rejected := q.rejected
+		if srt := slashTarget(t, q.host, p, q); srt != nil {
+			target := escapedPath(req.URL, p, q.escaped) + "/"
+			if t.cfg.slash == SlashServe {
+				return verdict{kind: verdictServe, rt: srt, serveAs: target}
+			}
+			// As net/http.ServeMux does, report the pattern that the
+			// new path matches.
+			return verdict{kind: verdictRedirect, rt: srt, target: target}
+		}
+		q.rejected = rejected
+	}
+	switch {
+	case rt != nil:
+		return verdict{kind: verdictServe, rt: rt}
+	case q.rejected != nil:
+		return verdict{kind: verdictReject, rt: q.rejected}
+	case t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/':
+		// The policy's other direction: the path without its slash.
+		short := p[:len(p)-1]
+		sq := t.newQuery(req, q.host, short, q.escaped)
+		if srt := t.match(q.host, short, false, &sq); srt != nil && srt.exact(short, false) {
+			q.varies = q.varies || sq.varies
+			target := escapedPath(req.URL, p, q.escaped)
+			target = target[:len(target)-1]
+			if t.cfg.slash == SlashServe {
+				return verdict{kind: verdictServe, rt: srt, serveAs: target}
+			}
+			return verdict{kind: verdictRedirect, rt: srt, target: target}
+		}
+	}
+	return verdict{kind: verdictNone}
+}
+
+// escapedPath returns the escaped form of the path p of u: p itself if
+// escaped is set, since the router then looked up the escaped path.
+func escapedPath(u *url.URL, p string, escaped bool) string {
+	if escaped {
+		return p
+	}
+	return u.EscapedPath()
+}
+
+// newQuery returns a query for req, for path p on host.
+func (t *table) newQuery(req *http.Request, host, p string, escaped bool) query {
+	return query{method: req.Method, host: host, path: p, escaped: escaped, req: req, versioning: t.cfg.versioning}
+}
+
+// decideUnclean decides what to do with a request whose path is not clean:
+// redirect it to the clean path (or, first, to that path's subtree root).
+func (t *table) decideUnclean(req *http.Request, q *query) verdict {
+	escapedPath := req.URL.EscapedPath()
+	p := cleanPath(escapedPath)
+	*q = t.newQuery(req, q.host, p, true)
+	rt := t.match(q.host, p, false, q)
+	if rt == nil || !rt.exact(p, false) {
+		if srt := slashTarget(t, q.host, p, q); srt != nil {
+			return verdict{kind: verdictRedirect, rt: srt, target: p + "/"}
+		}
+	}
+	// Invariant: p != escapedPath, since the caller found the path unclean
+	// and escaping changes neither slashes nor dots.
+	return verdict{kind: verdictRedirect, rt: rt, target: p}
+}
+
+// decideConnect decides what to do with a CONNECT request. As with
+// net/http.ServeMux, its path is not cleaned, the trailing-slash redirect
+// is decided with the host of its URL, and the route is then found with
+// req.Host, port included.
+func (t *table) decideConnect(req *http.Request, q *query) verdict {
+	p := req.URL.EscapedPath()
+	*q = t.newQuery(req, req.URL.Host, p, true)
+	rt := t.match(req.URL.Host, p, false, q)
+	if rt == nil || !rt.exact(p, false) {
+		if slashTarget(t, req.URL.Host, p, q) != nil {
+			// As net/http.ServeMux does, report the unescaped path
+			// redirected to.
+			return verdict{kind: verdictRedirect, target: p + "/", pattern: pathUnescape(p + "/")}
+		}
+	}
+	q.rejected = nil // the route is found again, with another host
+	if rt = t.match(req.Host, p, false, q); rt != nil {
+		return verdict{kind: verdictServe, rt: rt}
+	}
+	if q.rejected != nil {
+		return verdict{kind: verdictReject, rt: q.rejected}
+	}
+	// As with ServeMux, 405 and OPTIONS are decided with the URL's host,
+	// left in q.
+	return verdict{kind: verdictNone}
+}
+
+// slashTarget returns the route that p followed by a slash matches exactly
+// with q's method, or nil if p already ends in a slash or no route matches
+// so.
+func slashTarget(t *table, host, p string, q *query) *route {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return nil
+	}
+	rt := t.match(host, p, true, q)
+	if rt == nil || !rt.exact(p, true) {
+		return nil
+	}
+	return rt
+}
+
+// exact reports whether rt's match of path p is exact, as net/http.ServeMux
+// defines it: a multi wildcard that matches a non-empty string makes a
+// match inexact. If slash is set, the path is p followed by "/".
+func (rt *route) exact(p string, slash bool) bool {
+	if !rt.multi {
+		return true
+	}
+	if slash {
+		return rt.nsegs == strings.Count(p, "/")+1
+	}
+	return strings.HasSuffix(p, "/") && rt.nsegs == strings.Count(p, "/")
+}
+
+// location returns the Location of a redirect of req to v.target. It is
+// the target path with the request's query, as net/http.ServeMux makes it
+// (keeping the path's escapes, as ServeMux does since Go 1.27). If relative
+// is set, the router is mounted and does not know where the client's path
+// puts it, so the location is relative to the request's path ("repos/"
+// for a request for .../repos), which a client resolves against the URL it
+// asked for.
+func (v *verdict) location(req *http.Request, relative bool) string {
+	if relative {
+		if ref, ok := relativeRef(req.URL.EscapedPath(), v.target); ok {
+			if req.URL.RawQuery != "" {
+				ref += "?" + req.URL.RawQuery
+			}
+			return ref
+		}
+	}
+	return cleanLocation(redirectURL(v.target, req.URL.RawQuery))
+}
+
+// cleanLocation returns the location loc, a path and a query, with the
+// path cleaned as [http.Redirect] cleans it, keeping a trailing slash: a
+// CONNECT request's target, which the router does not clean, may hold dot
+// segments.
+func cleanLocation(loc string) string {
+	p, query, hasQuery := strings.Cut(loc, "?")
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && !strings.HasSuffix(clean, "/") {
+		clean += "/"
+	}
+	if clean == p {
+		return loc
+	}
+	if hasQuery {
+		return clean + "?" + query
+	}
+	return clean
+}
+
+// relativeRef returns a relative reference from the clean path p to
+// target, which differs from p by a trailing slash, or false if target is
+// another path.
+func relativeRef(p, target string) (string, bool) {
+	switch {
+	case target == p+"/":
+		// "/a/b" to "/a/b/": "b/".
+		last := p[strings.LastIndexByte(p, '/')+1:]
+		if last == "" {
+			return "", false
+		}
+		return dotSlash(last) + "/", true
+	case len(p) > 1 && target == p[:len(p)-1]:
+		// "/a/b/" to "/a/b": "../b".
+		last := target[strings.LastIndexByte(target, '/')+1:]
+		if last == "" {
+			return "", false
+		}
+		return "../" + last, true
+	}
+	return "", false
+}
+
+// dotSlash returns seg, a path segment, prefixed with "./" if it could
+// otherwise be read as a scheme ("a:b").
+func dotSlash(seg string) string {
+	if strings.IndexByte(seg, ':') >= 0 {
+		return "./" + seg
+	}
+	return seg
+}
+
+// redirectURL returns the location of a redirect to the escaped path p with
+// the query rawQuery. The path keeps its escapes as they are, as
+// net/http.ServeMux keeps them since Go 1.27: "%2F" stays an escaped slash
+// and "%61" stays "%61".
+func redirectURL(p, rawQuery string) string {
+	u := url.URL{Path: pathUnescape(p), RawPath: p, RawQuery: rawQuery}
+	return u.String()
+}

@@ -1,0 +1,178 @@
+package cairn
+
+// This file takes a routed request through the middleware of its groups to
+// its answer: the route's handler, or the router's own answer (404, 405,
+// automatic OPTIONS, 406 or a redirect).
+//
+// Which groups wrap a request depends on what routing decided. A route's
+// groups are those it was registered through. For the router's own answers,
+// they are the groups that claim the request's path: a group with
+// middleware claims the paths below its prefix once a route is registered
+// through it, and the most specific claim wins, as routes do (a literal
+// segment before a constrained wildcard before a wildcard, at the first
+// position where two prefixes differ). So with
+//
+//	api := r.Group("/api", cors)
+//	admin := api.Group("/admin", auth)
+//
+// a request for DELETE /api/admin/users/1, where only GET routes exist,
+// gets its 405 from behind cors and auth, and one for /api/nothing its 404
+// from behind cors. The 405's Allow header (and a redirect's Location) is
+// set just before the answer's handler runs, after the middleware: auth can
+// refuse a stranger without the response telling which methods exist.
+//
+// The chains of the groups are built once (see compose.go); between them,
+// a hop finds the next chain from the request alone: from r.Pattern, which
+// identifies the route for a served request (see ident.go), or by deciding
+// again, from the request, for the router's own answers, which are rare
+// enough for that to be cheap overall.
+
+import "net/http"
+
+// resolve returns what t's router decided for req, from its r.Pattern if
+// that identifies a route that serves req, and otherwise by deciding again;
+// q is filled in when the decision is made again. If the decision made
+// again is to serve a route, the request was changed after routing (by
+// middleware) so that the router's decision no longer holds: the answer is
+// then 404, rather than a route whose middleware may already have run.
+func (t *table) resolve(req *http.Request, q *query) verdict {
+	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && id.route < len(t.routes) {
+		if id.kind == identServe || id.kind == identThrough {
+			return verdict{kind: verdictServe, rt: t.routes[id.route]}
+		}
+	}
+	v := t.decide(req, q)
+	if v.kind == verdictServe {
+		return verdict{kind: verdictNotFound}
+	}
+	return v
+}
+
+// dispatch serves req, for which the router decided v, described by q:
+// through the middleware of the groups that wrap it, then the answer.
+func (t *table) dispatch(w http.ResponseWriter, req *http.Request, v *verdict, q *query) {
+	if hops := t.hops(v, q); len(hops) > 0 {
+		hops[0].entry.ServeHTTP(w, req)
+		return
+	}
+	t.answer(w, req, v, q)
+}
+
+// hops returns the groups whose middleware wraps a request for which the
+// router decided v, described by q, outermost first.
+func (t *table) hops(v *verdict, q *query) []*groupNode {
+	if v.kind == verdictServe {
+		return v.rt.hops
+	}
+	if !t.claims {
+		return nil
+	}
+	host, p, escaped := q.host, q.path, q.escaped
+	if v.kind == verdictRedirect {
+		p, escaped = v.target, true
+	}
+	if g := t.claimFor(host, p, escaped); g != nil {
+		return g.hops
+	}
+	return nil
+}
+
+// A groupHop ends the chain of a group's middleware: it passes the request
+// on to the next group's chain, or to the answer.
+type groupHop struct{ g *groupNode }
+
+// ServeHTTP passes req on to what follows h's group.
+func (h groupHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	t := h.g.r.current()
+	var q query
+	v := t.resolve(req, &q)
+	hops := t.hops(&v, &q)
+	for i, g := range hops {
+		if g == h.g {
+			if i+1 < len(hops) {
+				hops[i+1].entry.ServeHTTP(w, req)
+				return
+			}
+			break
+		}
+	}
+	t.answer(w, req, &v, &q)
+}
+
+// answer serves req as v says, with no more middleware: the route's
+// handler, or the router's own answer.
+func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *query) {
+	cfg := t.cfg
+	switch v.kind {
+	case verdictServe:
+		v.rt.handler.ServeHTTP(w, req)
+	case verdictRedirect:
+		id := findIdent(req.Pattern)
+		w.Header()["Location"] = []string{v.location(req, id != nil && id.kind == identRedirectRel)}
+		cfg.redirect.ServeHTTP(w, req)
+	case verdictReject:
+		cfg.notAcceptable.ServeHTTP(w, req)
+	case verdictNotFound:
+		cfg.notFound.ServeHTTP(w, req)
+	default:
+		allowed := t.allowed(q.host, q.path, q.escaped)
+		if allowed.set == 0 {
+			cfg.notFound.ServeHTTP(w, req)
+			return
+		}
+		w.Header()["Allow"] = t.allowHeader(allowed, cfg.options != nil)
+		if req.Method == http.MethodOptions && cfg.options != nil {
+			cfg.options.ServeHTTP(w, req)
+			return
+		}
+		cfg.notAllowed.ServeHTTP(w, req)
+	}
+}
+
+// claimFor returns the group that claims the path p on host, or nil.
+// Claims of host patterns come first, as routes do.
+func (t *table) claimFor(host, p string, escaped bool) *groupNode {
+	if host != "" && t.hosts != nil {
+		if ht, _ := t.hosts.get(host); ht != nil {
+			if g := ht.root.claimFor(p, escaped); g != nil {
+				return g
+			}
+		}
+	}
+	return t.noHost.root.claimFor(p, escaped)
+}
+
+// claimFor returns the most specific claim of n and the nodes below it for
+// the path p, or nil: the claim of the deepest node that a path's prefix
+// leads to, trying literal children first, then constrained wildcards, then
+// the wildcard, as a lookup does.
+func (n *lookupNode) claimFor(p string, escaped bool) *groupNode {
+	if !n.claims {
+		return nil
+	}
+	if p == "" || p == "/" {
+		return n.claim
+	}
+	seg, rest := nextSegment(p)
+	if escaped {
+		seg = pathUnescape(seg)
+	}
+	if c := n.child(seg); c != nil {
+		if g := c.claimFor(rest, escaped); g != nil {
+			return g
+		}
+	}
+	for _, c := range n.cons {
+		if c.con.match(seg) {
+			if g := c.claimFor(rest, escaped); g != nil {
+				return g
+			}
+		}
+	}
+	if n.wild != nil {
+		if g := n.wild.claimFor(rest, escaped); g != nil {
+			return g
+		}
+	}
+	return n.claim
+}

@@ -1,0 +1,286 @@
+package cairn
+
+// This file keeps the identities of the patterns that routers set as
+// r.Pattern, so that whatever runs after routing can tell, from the request
+// alone and without allocating, which router routed it, to which route and
+// with what answer.
+//
+// A Router keeps no per-request state: a request carries what routing
+// decided in r.Pattern, a field that survives http.Request.WithContext and
+// every other shallow copy. Each route owns private copies of its pattern
+// string, one per answer the router can give with that pattern:
+//
+//	GET /users/{id}  (served)      the route serves the request
+//	GET /users/{id}  (redirected)  the request is redirected to a path the route matches
+//	GET /users/{id}  (redirected)  the same, in a mounted router: the location is relative
+//	GET /users/{id}  (rejected)    the route's versions all reject the request: 406
+//
+// The copies are equal strings, so middleware and handlers see the pattern
+// ServeMux would set, but their bytes live at different addresses, and the
+// address of a copy's first byte is its key in a process-wide registry. The
+// registry gives the identity: where the wildcards are (for Param), the
+// route's version, the router that owns it and the route's index there.
+// Given r.Pattern, one lock-free probe of the registry finds it, or finds
+// nothing for a pattern no live Router made (one set by ServeMux, by hand,
+// or "", which a router sets when no route matched).
+//
+// The registry is an open-addressing hash table keyed by pointers. Readers
+// load its slot array atomically and probe it without locks; writers hold a
+// mutex, fill free slots in place (one atomic store each) and copy the table
+// only to double it, so adding an identity costs O(1) amortized whatever
+// the number of routes of all routers. A cleanup attached to each router
+// removes its identities once the router is unreachable.
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// An identKind says what a router decided for a request whose r.Pattern is
+// an identity of that kind.
+type identKind uint8
+
+const (
+	identServe       identKind = iota // the route serves the request
+	identRedirect                     // the request is redirected to a path the route matches
+	identRedirectRel                  // the same, by a mounted Router, with a relative location
+	identReject                       // no version of the route accepts the request (406)
+	identStripped                     // a Mount passes the request on, its prefix stripped
+	identThrough                      // a route of a mounted Router serves the request: the full pattern
+)
+
+// String returns the kind's name.
+func (k identKind) String() string {
+	switch k {
+	case identServe:
+		return "serve"
+	case identRedirect:
+		return "redirect"
+	case identRedirectRel:
+		return "redirect (relative)"
+	case identReject:
+		return "reject"
+	case identStripped:
+		return "stripped"
+	case identThrough:
+		return "through"
+	}
+	return "identKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// An ident is the identity of one copy of a route's pattern.
+type ident struct {
+	str   string  // the copy: its bytes are the pattern, its first byte's address the key
+	l     *layout // where the wildcards are; shared by the identities of one pattern
+	owner uint64  // the id of the router whose routes include the route
+	route int     // the route's index in its router
+	kind  identKind
+}
+
+// newIdent returns a new identity of kind for the pattern s of the route
+// with index idx of the router with id owner. The identity's string is a
+// new copy of s.
+func newIdent(s string, l *layout, owner uint64, idx int, kind identKind) *ident {
+	return &ident{str: cloneString(s), l: l, owner: owner, route: idx, kind: kind}
+}
+
+// cloneString returns a copy of s in new memory, even if s is empty, so
+// that its data pointer is its own.
+func cloneString(s string) string {
+	b := make([]byte, len(s), len(s)+1) // +1: never a zero-size allocation
+	copy(b, s)
+	return unsafe.String(unsafe.SliceData(b), len(s))
+}
+
+// idents is the registry of the identities of live routers.
+var idents ptrTable[byte, ident]
+
+// findIdent returns the identity that s is, or nil if s is not one.
+//
+// Allocation: none.
+func findIdent(s string) *ident {
+	if s == "" {
+		return nil
+	}
+	id := idents.find(unsafe.StringData(s))
+	// A prefix of an identity shares its data pointer.
+	if id == nil || len(id.str) != len(s) {
+		return nil
+	}
+	return id
+}
+
+// routerIDs numbers routers, from 1.
+var routerIDs atomic.Uint64
+
+// An identSet holds the identities a router has added to the registry, so
+// that a cleanup can remove them once the router is unreachable. It must
+// not refer to the router.
+type identSet struct {
+	mu  sync.Mutex
+	ids []*ident
+}
+
+// addIdents adds ids to the registry and to the identities of r, whose id
+// is set. The first time, it attaches the cleanup that removes them again.
+func (r *Router) addIdents(ids ...*ident) {
+	set := r.identSet()
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	for _, id := range ids {
+		idents.set(unsafe.StringData(id.str), id)
+	}
+	set.ids = append(set.ids, ids...)
+}
+
+// identSet returns the identity set of r, creating it and attaching its
+// cleanup on first use.
+func (r *Router) identSet() *identSet {
+	r.identsOnce.Do(func() {
+		r.ids = &identSet{}
+		runtime.AddCleanup(r, func(set *identSet) {
+			set.mu.Lock()
+			defer set.mu.Unlock()
+			for _, id := range set.ids {
+				idents.remove(unsafe.StringData(id.str))
+			}
+		}, r.ids)
+	})
+	return r.ids
+}
+
+// A ptrTable is a hash table from *K to *V that readers probe without
+// locks. Writers hold mu; they store into free slots in place, each store
+// atomic, and replace the slot array only to grow it.
+//
+// Invariant: at most half of the slots are used (live or deleted), so a
+// probe always ends at an empty slot.
+type ptrTable[K, V any] struct {
+	mu    sync.Mutex
+	slots atomic.Pointer[ptrSlots[K, V]]
+	live  int // entries present
+	used  int // slots not empty: live entries and deleted ones
+}
+
+// ptrSlots is the slot array of a ptrTable: len(s) is a power of two,
+// 1<<(64-shift).
+type ptrSlots[K, V any] struct {
+	s     []atomic.Pointer[ptrEntry[K, V]]
+	shift uint
+}
+
+// A ptrEntry is an entry of a ptrTable, never modified once stored. A
+// deleted entry is replaced by one whose key is nil.
+type ptrEntry[K, V any] struct {
+	key *K
+	val *V
+}
+
+// slot returns the first slot to probe for key.
+func (sl *ptrSlots[K, V]) slot(key *K) uintptr {
+	// Fibonacci hashing: the multiplication spreads the pointer's bits,
+	// whose low ones are always zero, to the top ones kept.
+	return uintptr(uint64(uintptr(unsafe.Pointer(key)))*0x9E3779B97F4A7C15) >> sl.shift
+}
+
+// find returns the value of key, or nil.
+//
+// Allocation: none.
+func (t *ptrTable[K, V]) find(key *K) *V {
+	sl := t.slots.Load()
+	if sl == nil {
+		return nil
+	}
+	mask := uintptr(len(sl.s) - 1)
+	for i := sl.slot(key); ; i = (i + 1) & mask {
+		e := sl.s[i].Load()
+		if e == nil {
+			return nil
+		}
+		if e.key == key {
+			return e.val
+		}
+	}
+}
+
+// set sets the value of key to val.
+func (t *ptrTable[K, V]) set(key *K, val *V) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sl := t.slots.Load()
+	if sl == nil || 2*(t.used+1) > len(sl.s) {
+		sl = t.grow(sl)
+	}
+	mask := uintptr(len(sl.s) - 1)
+	free := -1 // the first deleted slot met
+	for i := sl.slot(key); ; i = (i + 1) & mask {
+		e := sl.s[i].Load()
+		switch {
+		case e == nil:
+			if free < 0 {
+				free = int(i)
+				t.used++
+			}
+			sl.s[free].Store(&ptrEntry[K, V]{key, val})
+			t.live++
+			return
+		case e.key == key:
+			sl.s[i].Store(&ptrEntry[K, V]{key, val})
+			return
+		case e.key == nil && free < 0:
+			free = int(i)
+		}
+	}
+}
+
+// remove removes key, if present.
+func (t *ptrTable[K, V]) remove(key *K) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sl := t.slots.Load()
+	if sl == nil {
+		return
+	}
+	mask := uintptr(len(sl.s) - 1)
+	for i := sl.slot(key); ; i = (i + 1) & mask {
+		e := sl.s[i].Load()
+		if e == nil {
+			return
+		}
+		if e.key == key {
+			sl.s[i].Store(&ptrEntry[K, V]{})
+			t.live--
+			return
+		}
+	}
+}
+
+// grow returns a new slot array, published, with room for twice the live
+// entries of sl and at least 16 slots, holding those entries.
+func (t *ptrTable[K, V]) grow(sl *ptrSlots[K, V]) *ptrSlots[K, V] {
+	shift := uint(64 - 4)
+	for 1<<(64-shift) < 4*(t.live+1) {
+		shift--
+	}
+	next := &ptrSlots[K, V]{s: make([]atomic.Pointer[ptrEntry[K, V]], 1<<(64-shift)), shift: shift}
+	mask := uintptr(len(next.s) - 1)
+	if sl != nil {
+		for i := range sl.s {
+			e := sl.s[i].Load()
+			if e == nil || e.key == nil {
+				continue
+			}
+			j := next.slot(e.key)
+			for next.s[j].Load() != nil {
+				j = (j + 1) & mask
+			}
+			next.s[j].Store(e)
+		}
+	}
+	t.used = t.live
+	t.slots.Store(next)
+	return next
+}

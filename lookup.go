@@ -1,0 +1,338 @@
+package cairn
+
+// This file holds the lookup tree that requests are routed with, one per
+// host: a copy of the registration tree (see tree.go) made for fast
+// reading, with the routes of each node gathered by method into a leaf.
+//
+// A lookup walks the path segment by segment, trying literal children first,
+// then constrained wildcards, then the plain wildcard, then the multi, and
+// stops at the first node that ends the path and holds a route for the
+// request's method. Given "GET /a/b", "POST /a/{x}" and "/a/", for
+// "POST /a/b" it tries "b" (which has only GET), backs up to {x}, and
+// answers POST /a/{x}. Because conflicting patterns are rejected at
+// registration, this first match is the most specific pattern that matches,
+// as net/http.ServeMux would choose. The one exception is a set of "ordered"
+// patterns, which differ only in the constraints of some wildcards
+// (/{n:int} and /{h:hex}): they match the same requests but for those
+// constraints, so among the constrained children that match a segment the
+// lookup tries them all and keeps the route registered first.
+//
+// Invariant: a lookup visits each node at most once (a node is reached only
+// from its one parent, which tries each child once), so its cost is bounded
+// by the size of the tree whatever the pattern set, and its recursion depth
+// by the length of the longest pattern, whatever the path.
+//
+// Lookup nodes are never changed once a lookup can reach them: a
+// registration copies the nodes it changes (see update.go), and the new
+// tree is published with the table that holds it (see table.go).
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// lookupNode is a node of the lookup tree. It mirrors a [node].
+type lookupNode struct {
+	// edit is the change that made the node, the only one that may
+	// modify it (see update.go).
+	edit *editToken
+
+	// Optimization: literal children are found by their first byte, then
+	// compared whole; large sets use a map instead. Invariant: litKeys is
+	// sorted, so keys with the same first byte are adjacent;
+	// litFirst[i] == litKeys[i][0] (0 for the empty key); litNodes[i] is
+	// the child for litKeys[i]; with more than maxScannedFirst children,
+	// litIndex[b] is one more than the index of the first key that starts
+	// with b, or 0 if none does, and litFirst is not scanned.
+	litFirst string
+	litIndex *[256]uint8
+	litKeys  []string
+	litNodes []*lookupNode
+	litMap   *pmap[*lookupNode]
+
+	cons  []*lookupNode
+	con   *constraint
+	wild  *lookupNode
+	multi *lookupNode
+	leaf  *leaf // nil if no route ends here
+
+	claim  *groupNode // the group that claims the paths from here down, if any
+	claims bool       // some node from here down has a claim
+}
+
+// maxScannedLiterals is the number of literal children above which a
+// lookupNode uses a map; maxScannedFirst the number above which it indexes
+// first bytes with a table instead of scanning them.
+const (
+	maxScannedLiterals = 64
+	maxScannedFirst    = 8
+)
+
+// A leaf holds the routes that end at a node, by method.
+type leaf struct {
+	methods []string // explicit methods, sorted
+	routes  []*route // routes[i] is the route for methods[i]
+	get     *route   // the GET route, which also answers HEAD
+	any     *route   // the method-less route
+	mask    methodSet
+	// versioned is set if some route has versions. Optimization: route
+	// sends such leaves down a separate path, keeping the common one short.
+	versioned bool
+}
+
+// route returns the route of l for q, or nil: the route with exactly q's
+// method, else the GET route for HEAD, else the method-less route. A route
+// that has versions stands for the version q's request asks for, and is
+// passed over if no version of it is acceptable.
+func (l *leaf) route(q *query) *route {
+	if l.versioned {
+		return l.routeVersioned(q)
+	}
+	for i, m := range l.methods {
+		if m == q.method {
+			return l.routes[i]
+		}
+	}
+	if q.method == http.MethodHead && l.get != nil {
+		return l.get
+	}
+	return l.any
+}
+
+// routeVersioned is route for a leaf with versioned routes.
+func (l *leaf) routeVersioned(q *query) *route {
+	for i, m := range l.methods {
+		if m == q.method {
+			if rt := q.pick(l.routes[i]); rt != nil {
+				return rt
+			}
+			break
+		}
+	}
+	if q.method == http.MethodHead && l.get != nil {
+		if rt := q.pick(l.get); rt != nil {
+			return rt
+		}
+	}
+	return q.pick(l.any)
+}
+
+// pick returns rt or, if rt has versions, the one that q's request asks
+// for, or nil if none is acceptable.
+func (q *query) pick(rt *route) *route {
+	if rt == nil || rt.versions == nil {
+		return rt
+	}
+	q.varies = true
+	if v := q.versioning.choose(q.req, rt.versions); v != nil {
+		return v
+	}
+	if q.rejected == nil {
+		q.rejected = rt
+	}
+	return nil
+}
+
+// compileLeaf builds the leaf for routes, which share their path shape.
+// The routes of one method are one route, unless some are versioned: then
+// the leaf holds a copy of the unversioned route (or of the first versioned
+// one, if there is none) that carries the set of versions.
+func compileLeaf(routes []*route, mi *methodIndex) *leaf {
+	l := &leaf{}
+	sorted := slices.Clone(routes)
+	slices.SortFunc(sorted, func(a, b *route) int {
+		if c := strings.Compare(a.pat.method, b.pat.method); c != 0 {
+			return c
+		}
+		return strings.Compare(a.version, b.version)
+	})
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].pat.method == sorted[i].pat.method {
+			j++
+		}
+		rt := sorted[i]
+		if j > i+1 || rt.version != "" {
+			// Copies of the routes of the method, all with the order of
+			// the first registered, so that ordered patterns keep their
+			// order whatever version is chosen.
+			seq := rt.seq
+			for _, v := range sorted[i+1 : j] {
+				seq = min(seq, v.seq)
+			}
+			group := make([]*route, j-i)
+			for k, v := range sorted[i:j] {
+				c := *v
+				c.seq = seq
+				group[k] = &c
+			}
+			vs := &versionSet{versions: group}
+			if rt.version == "" {
+				vs.def, vs.versions = group[0], group[1:]
+			}
+			c := *group[0]
+			c.versions = vs
+			rt = &c
+			l.versioned = true
+		}
+		i = j
+		switch m := rt.pat.method; m {
+		case "":
+			l.any = rt
+		default:
+			if m == http.MethodGet {
+				l.get = rt
+			}
+			l.methods = append(l.methods, m)
+			l.routes = append(l.routes, rt)
+			l.mask = l.mask.with(mi.bit(m))
+		}
+	}
+	return l
+}
+
+// firstByte returns the first byte of s, or 0 if s is empty.
+func firstByte(s string) byte {
+	if s == "" {
+		return 0
+	}
+	return s[0]
+}
+
+// child returns the literal child of n for the unescaped segment seg.
+func (n *lookupNode) child(seg string) *lookupNode {
+	if n.litMap != nil {
+		c, _ := n.litMap.get(seg)
+		return c
+	}
+	c := firstByte(seg)
+	if n.litIndex != nil {
+		for i := int(n.litIndex[c]) - 1; i >= 0 && i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+			if n.litKeys[i] == seg {
+				return n.litNodes[i]
+			}
+		}
+		return nil
+	}
+	for i := 0; i < len(n.litFirst); i++ {
+		if n.litFirst[i] != c {
+			continue
+		}
+		for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+			if n.litKeys[i] == seg {
+				return n.litNodes[i]
+			}
+		}
+		break
+	}
+	return nil
+}
+
+// A query is what a lookup needs besides the path, and what it found out.
+type query struct {
+	method     string
+	host, path string // the host and path of the request, as looked up
+	escaped    bool   // path segments must be unescaped before use
+	checkClean bool   // stop at an empty, "." or ".." segment
+	unclean    bool   // set when checkClean found such a segment
+	steps      int    // nodes visited, to check the cost bound in tests
+
+	// For routes with versions: the request and how it chooses a version;
+	// whether a route with versions was considered (so the answer depends
+	// on the version asked for); and the first such route passed over
+	// because none of its versions was acceptable.
+	req        *http.Request
+	versioning *versioning
+	varies     bool
+	rejected   *route
+}
+
+// lookup returns the first route, in precedence order, that matches the path
+// p (followed by one more "/" if slash is set) and q's method, or nil.
+//
+// Allocation: none, unless q.escaped is set and a segment that must be
+// compared holds a percent-escape.
+func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
+	q.steps++
+	if p == "" {
+		if !slash {
+			if n.leaf == nil {
+				return nil
+			}
+			return n.leaf.route(q)
+		}
+		p, slash = "/", false
+	}
+	seg, rest := nextSegment(p)
+	if q.checkClean && (seg == "" || seg[0] == '.' && (seg == "." || seg == "..")) {
+		// The path is not clean: the caller redirects it.
+		q.unclean = true
+		return nil
+	}
+	if q.escaped {
+		seg = pathUnescape(seg)
+	}
+	if c := n.child(seg); c != nil {
+		if rt := c.lookup(rest, slash, q); rt != nil {
+			return rt
+		}
+	}
+	// A single wildcard never matches the trailing slash.
+	if seg != "/" {
+		var first *route
+		for _, c := range n.cons {
+			if c.con.match(seg) {
+				if rt := c.lookup(rest, slash, q); rt != nil && (first == nil || rt.seq < first.seq) {
+					first = rt
+				}
+			}
+		}
+		if first != nil {
+			return first
+		}
+		if n.wild != nil {
+			if rt := n.wild.lookup(rest, slash, q); rt != nil {
+				return rt
+			}
+		}
+	}
+	if n.multi != nil && n.multi.leaf != nil {
+		return n.multi.leaf.route(q)
+	}
+	return nil
+}
+
+// allowed adds to acc the methods of every route, whatever its method, that
+// matches the path p (followed by "/" if slash is set).
+func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet) {
+	if p == "" {
+		if !slash {
+			if n.leaf != nil {
+				acc.add(n.leaf)
+			}
+			return
+		}
+		p, slash = "/", false
+	}
+	seg, rest := nextSegment(p)
+	if escaped {
+		seg = pathUnescape(seg)
+	}
+	if c := n.child(seg); c != nil {
+		c.allowed(rest, slash, escaped, acc)
+	}
+	if seg != "/" {
+		for _, c := range n.cons {
+			if c.con.match(seg) {
+				c.allowed(rest, slash, escaped, acc)
+			}
+		}
+		if n.wild != nil {
+			n.wild.allowed(rest, slash, escaped, acc)
+		}
+	}
+	if n.multi != nil && n.multi.leaf != nil {
+		acc.add(n.multi.leaf)
+	}
+}

@@ -1,0 +1,193 @@
+package cairn_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/cairn-go/cairn"
+)
+
+// seeAfter is a middleware that records r.Pattern and {name} after the
+// handler returns, as metrics middleware reads the route, in X-After.
+func seeAfter(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		next.ServeHTTP(w, r)
+		// Headers written after the body are lost; the recorder keeps its
+		// map, which the test reads.
+		h.Set("X-After", r.Pattern+" org="+cairn.Param(r, "org")+" name="+cairn.Param(r, "name"))
+	})
+}
+
+// newOrgs returns a router for /orgs/{org}: an inner router with its own
+// middleware, routes, a subtree route and a mounted router of its own.
+func newOrgs() *cairn.Router {
+	things := cairn.New()
+	things.Named("thing").HandleFunc("GET /{name}", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(r.URL.Path + " " + r.Pattern + " org=" + cairn.Param(r, "org") + " name=" + cairn.Param(r, "name")))
+	})
+	org := cairn.New()
+	org.Use(trace("org"))
+	org.Named("repo").HandleFunc("GET /repos/{repo}", answer("repo"))
+	org.HandleFunc("GET /repos/", answer("repos"))
+	org.Version("v2").HandleFunc("GET /repos/{repo}", answer("repo v2"))
+	org.Mount("/things", things)
+	return org
+}
+
+// TestMountedRouterPatterns checks that the middleware of the outer router
+// sees the full pattern of the mounted router's route, before and after
+// the handler, and reads every value with Param.
+func TestMountedRouterPatterns(t *testing.T) {
+	r := cairn.New()
+	r.PopulatePathValues(false)
+	r.Use(seePattern, seeAfter)
+	r.Mount("/orgs/{org}", newOrgs())
+	for _, tt := range []struct {
+		target, seen, after, body string
+	}{
+		{"/orgs/acme/repos/x", "GET /orgs/{org}/repos/{repo} id=", "GET /orgs/{org}/repos/{repo} org=acme name=", "repo"},
+		{"/orgs/acme/things/gizmo", "GET /orgs/{org}/things/{name} id=", "GET /orgs/{org}/things/{name} org=acme name=gizmo",
+			"/gizmo GET /{name} org=acme name=gizmo"},
+		{"/orgs/a%2Fb/things/c%2Fd", "GET /orgs/{org}/things/{name} id=", "GET /orgs/{org}/things/{name} org=a/b name=c/d",
+			"/c/d GET /{name} org=a/b name=c/d"},
+		// Not served by a route of the inner router: the mount's pattern.
+		{"/orgs/acme/nothing", "/orgs/{org}/ id=", "/orgs/{org}/ org=acme name=", "404 page not found\n"},
+		{"/orgs/acme/repos", "/orgs/{org}/ id=", "/orgs/{org}/ org=acme name=", "<a href=\"repos/\">Temporary Redirect</a>.\n\n"},
+	} {
+		got, w := do(t, r, "GET", tt.target)
+		if got.seen != tt.seen || w.Header().Get("X-After") != tt.after || got.body != tt.body {
+			t.Errorf("GET %s: before %q, after %q, body %q; want %q, %q, %q", tt.target, got.seen, w.Header().Get("X-After"), got.body, tt.seen, tt.after, tt.body)
+		}
+	}
+	// The version is the inner route's.
+	var version string
+	r2 := cairn.New()
+	r2.Use(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			next.ServeHTTP(w, req)
+			version = cairn.RouteVersion(req) + " " + req.Pattern
+		})
+	})
+	r2.Mount("/orgs/{org}", newOrgs())
+	do(t, r2, "GET", "/orgs/acme/repos/x", "Accept", "application/vnd.acme.v2+json")
+	if version != "v2 GET /orgs/{org}/repos/{repo}" {
+		t.Errorf("RouteVersion through a mount: %q", version)
+	}
+}
+
+// TestMountedRedirects checks, with a real client, that the redirects of a
+// mounted router keep the mount's prefix.
+func TestMountedRedirects(t *testing.T) {
+	r := cairn.New()
+	r.Mount("/orgs/{org}", newOrgs())
+	r.Group("/g", trace("g")).Mount("/x", newOrgs())
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	for _, tt := range []struct {
+		path, final string
+	}{
+		{"/orgs/acme/repos", "/orgs/acme/repos/"},
+		{"/orgs/acme/repos?page=2", "/orgs/acme/repos/?page=2"},
+		{"/g/x/repos", "/g/x/repos/"},
+		{"/orgs/acme", "/orgs/acme/"},
+	} {
+		var hops []string
+		client := &http.Client{CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			hops = append(hops, req.URL.RequestURI())
+			return nil
+		}}
+		resp, err := client.Get(srv.URL + tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if len(hops) != 1 || hops[0] != tt.final {
+			t.Errorf("GET %s: redirected through %q, want %q", tt.path, hops, tt.final)
+		}
+	}
+	// The Location is relative to the request's path.
+	_, w := do(t, r, "GET", "/orgs/acme/repos")
+	base, _ := url.Parse("http://h/orgs/acme/repos")
+	loc, _ := url.Parse(w.Header().Get("Location"))
+	if got := base.ResolveReference(loc).Path; got != "/orgs/acme/repos/" {
+		t.Errorf("Location %q resolves to %q", w.Header().Get("Location"), got)
+	}
+	// The same router alone redirects as ServeMux does.
+	_, w = do(t, newOrgs(), "GET", "/repos")
+	if got := w.Header().Get("Location"); got != "/repos/" {
+		t.Errorf("unmounted: Location %q, want /repos/", got)
+	}
+}
+
+// TestMountedIntrospection checks that Routes, WriteTree and Path see the
+// routes of mounted routers with their full patterns.
+func TestMountedIntrospection(t *testing.T) {
+	r := cairn.New()
+	r.HandleFunc("GET /{$}", answer("home"))
+	r.Mount("/orgs/{org}", newOrgs())
+	var b strings.Builder
+	for _, ri := range r.Routes() {
+		b.WriteString(ri.Pattern + " | " + ri.Name + " | " + ri.Path + " | " + ri.MountedAt + "\n")
+	}
+	want := `GET /{$} |  | /{$} | 
+/orgs/{org}/ |  | /orgs/{org}/ | 
+GET /orgs/{org}/repos/{repo} | repo | /orgs/{org}/repos/{repo} | /orgs/{org}/
+GET /orgs/{org}/repos/ |  | /orgs/{org}/repos/ | /orgs/{org}/
+GET /orgs/{org}/repos/{repo} |  | /orgs/{org}/repos/{repo} | /orgs/{org}/
+/orgs/{org}/things/ |  | /orgs/{org}/things/ | /orgs/{org}/
+GET /orgs/{org}/things/{name} | thing | /orgs/{org}/things/{name} | /orgs/{org}/things/
+`
+	if b.String() != want {
+		t.Errorf("Routes:\n%s\nwant:\n%s", b.String(), want)
+	}
+
+	b.Reset()
+	r.WriteTree(&b)
+	wantTree := `(any host)
+├── /{$}  GET
+└── /orgs
+    └── /{org}
+        └── /  * mount
+              ┆ (any host)
+              ┆ ├── /repos
+              ┆ │   ├── /{repo}  GET  GET v2
+              ┆ │   └── /  GET
+              ┆ └── /things
+              ┆     └── /  * mount
+              ┆           ┆ (any host)
+              ┆           ┆ └── /{name}  GET
+`
+	if b.String() != wantTree {
+		t.Errorf("WriteTree:\n%s\nwant:\n%s", b.String(), wantTree)
+	}
+
+	for _, tt := range []struct {
+		route  string
+		params []string
+		want   string
+	}{
+		{"GET /orgs/{org}/repos/{repo}", []string{"org", "acme", "repo", "x"}, "/orgs/acme/repos/x"},
+		{"repo", []string{"org", "acme", "repo", "x"}, "/orgs/acme/repos/x"},
+		{"thing", []string{"org", "a/b", "name", "gizmo"}, "/orgs/a%2Fb/things/gizmo"},
+		{"GET /orgs/{org}/things/{name}", []string{"org", "acme", "name", "g"}, "/orgs/acme/things/g"},
+		{"/orgs/{org}/", []string{"org", "acme"}, "/orgs/acme/"},
+	} {
+		if got, err := r.Path(tt.route, tt.params...); got != tt.want || err != nil {
+			t.Errorf("Path(%q, %q) = %q, %v; want %q", tt.route, tt.params, got, err, tt.want)
+		}
+	}
+	if _, err := r.Path("thing", "name", "g"); err == nil || !strings.Contains(err.Error(), `no value for wildcard "org"`) {
+		t.Errorf("Path without the prefix's value: error %v", err)
+	}
+	// A name that two mounts have is ambiguous.
+	r.Mount("/teams/{org}", newOrgs())
+	if _, err := r.Path("repo", "org", "a", "repo", "b"); err == nil || !strings.Contains(err.Error(), "two mounts") {
+		t.Errorf("ambiguous name: error %v", err)
+	}
+}

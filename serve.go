@@ -1,0 +1,234 @@
+package cairn
+
+// This file holds what a Router does with a request: the middleware before
+// routing, routing, and then, through the middleware after routing and the
+// groups' (see dispatch.go), the route's handler or the router's own
+// answer. It also holds Handler and Allowed, which route a request without
+// serving it.
+
+import (
+	"net/http"
+	"net/url"
+)
+
+// ServeHTTP dispatches the request to the handler of the most specific
+// pattern that matches it. As [http.ServeMux] does, it sets req.Pattern (and,
+// unless turned off, the path values), redirects requests for unclean paths
+// and for a subtree's root without its trailing slash, and answers 404 Not
+// Found, or 405 Method Not Allowed with an Allow header when other methods
+// would match. Unlike ServeMux, it answers OPTIONS for a path that has
+// routes but no OPTIONS route itself (see [Router.AutomaticOptions]), and
+// all these answers can be replaced and go through the router's middleware.
+//
+// Allocation: none for a static route, none for a route with wildcards when
+// path values are not populated, and none for 404, 405 and automatic
+// OPTIONS, whatever middleware and groups wrap them, unless the request's
+// URL has a RawPath (the path held escapes that differ from the default
+// encoding) or the router has more than 63 methods. Middleware and
+// handlers may allocate, and redirects do.
+func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	t := r.current()
+	if pre := t.cfg.pre; len(pre) > 0 {
+		pre[0].entry.ServeHTTP(w, req)
+		return
+	}
+	r.route(t, w, req)
+}
+
+// route routes req with t and serves it.
+func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
+	if req.RequestURI == "*" {
+		// As net/http.ServeMux answers it.
+		if req.ProtoAtLeast(1, 1) {
+			w.Header().Set("Connection", "close")
+		}
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	var q query
+	// Optimization: this is table.decide, with the common case decided
+	// here rather than by building a verdict in a call.
+	var v verdict
+	if req.Method == http.MethodConnect {
+		v = t.decideConnect(req, &q)
+	} else if rt := t.lookup(req, &q); rt != nil && !rt.multi && !q.unclean {
+		v.rt = rt
+	} else {
+		v = t.decideSlow(req, rt, &q)
+	}
+	if q.varies {
+		t.cfg.versioning.addVary(w.Header())
+	}
+	r.serveVerdict(t, w, req, &v, &q)
+}
+
+// serveVerdict marks req with what the router decided for it, v, which q
+// describes, and serves it: through the middleware after routing, then
+// through the groups' middleware, and then the route or the answer.
+func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request, v *verdict, q *query) {
+	switch v.kind {
+	case verdictServe:
+		rt := v.rt
+		if v.serveAs != "" {
+			setPath(req.URL, v.serveAs)
+			q.path, q.escaped = requestPath(req.URL)
+		}
+		req.Pattern = rt.serveID.str
+		if m := rt.mount; m != nil && m.inner != nil {
+			if id := m.through(req, q); id != nil {
+				req.Pattern = id.str
+			}
+		}
+		r.setPathValues(req, rt, q)
+	case verdictRedirect:
+		if v.rt == nil {
+			req.Pattern = v.pattern
+		} else if rel := r.relIDs.find(v.rt.serveID); rel != nil && isStripped(req.Pattern) {
+			// A Mount passed the request on: the redirect is relative.
+			req.Pattern = rel.str
+		} else {
+			req.Pattern = v.rt.redirectID.str
+		}
+	case verdictReject:
+		req.Pattern = v.rt.rejectID.str
+		r.setPathValues(req, v.rt, q)
+	default:
+		req.Pattern = ""
+	}
+	if post := t.cfg.post; len(post) > 0 {
+		post[0].entry.ServeHTTP(w, req)
+		return
+	}
+	t.dispatch(w, req, v, q)
+}
+
+// isStripped reports whether pattern is the identity a Mount gives the
+// requests it passes on.
+func isStripped(pattern string) bool {
+	id := findIdent(pattern)
+	return id != nil && id.kind == identStripped
+}
+
+// setPathValues stores the values of rt's wildcards in req for
+// [http.Request.PathValue], unless rt or r says not to.
+func (r *Router) setPathValues(req *http.Request, rt *route, q *query) {
+	if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
+		setPathValues(req, rt.pat, q.path, q.escaped)
+	}
+}
+
+// setPath sets the path of u to the escaped path p.
+func setPath(u *url.URL, p string) {
+	u.Path = pathUnescape(p)
+	if u.RawPath != "" {
+		u.RawPath = p
+	}
+}
+
+// Handler returns the handler to use for req and the pattern that matches
+// it, as [http.ServeMux.Handler] does, without serving req or changing it.
+// It consults req.Method, req.Host and req.URL as ServeHTTP does, but does
+// not run the middleware of [Router.UseBeforeRouting].
+//
+// The handler serves req as ServeHTTP would once it has routed it: it sets
+// req.Pattern and the path values, and runs the middleware of [Router.Use]
+// and of the route's groups before the route's handler. It is never nil:
+// for a request that no route serves, it gives the router's answer. The
+// pattern is the one req.Pattern will hold: the matched pattern, the
+// pattern of the path a redirect leads to, or "" (for 404 and 405).
+//
+// Allocation: none for a route that serves req as it is; a redirect
+// allocates, as ServeMux's does.
+func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
+	t := r.current()
+	var q query
+	v := t.decide(req, &q)
+	switch v.kind {
+	case verdictServe:
+		pattern = v.rt.pat.str
+		if m := v.rt.mount; m != nil && m.inner != nil && v.serveAs == "" {
+			if id := m.through(req, &q); id != nil {
+				pattern = id.str
+			}
+		}
+		if v.serveAs != "" {
+			return &verdictEntry{r: r, v: v}, pattern
+		}
+		return v.rt.entry, pattern
+	case verdictRedirect:
+		pattern = v.pattern
+		if v.rt != nil {
+			pattern = v.rt.pat.str
+		}
+		return &verdictEntry{r: r, v: v}, pattern
+	case verdictReject:
+		return &verdictEntry{r: r, v: v}, v.rt.pat.str
+	}
+	return r.none, ""
+}
+
+// A routeEntry serves a request with its route, as the router does once it
+// has chosen the route: it is what [Router.Handler] returns for the route.
+type routeEntry struct {
+	r  *Router
+	rt *route
+}
+
+// ServeHTTP serves req with e's route.
+func (e *routeEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	t := e.r.current()
+	var q query
+	t.fillQuery(req, &q)
+	v := verdict{kind: verdictServe, rt: e.rt}
+	e.r.serveVerdict(t, w, req, &v, &q)
+}
+
+// A verdictEntry serves a request as the router does once it has decided
+// v: it is what [Router.Handler] returns when no route serves the request
+// as it is.
+type verdictEntry struct {
+	r *Router
+	v verdict
+}
+
+// ServeHTTP serves req as e's verdict says.
+func (e *verdictEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	t := e.r.current()
+	var q query
+	t.fillQuery(req, &q)
+	v := e.v
+	e.r.serveVerdict(t, w, req, &v, &q)
+}
+
+// fillQuery fills in q for req as a lookup would, without looking up.
+func (t *table) fillQuery(req *http.Request, q *query) {
+	p, escaped := requestPath(req.URL)
+	host := ""
+	if req.Method == http.MethodConnect {
+		host = req.URL.Host
+	} else if t.hosts != nil {
+		host = stripHostPort(req.Host)
+	}
+	*q = t.newQuery(req, host, p, escaped)
+}
+
+// Allowed returns the value of the Allow header that the router would send
+// for req's path, such as "GET, HEAD, OPTIONS": the methods of the
+// patterns that match the path, whatever req's method, or "" if none does.
+// A middleware that answers CORS preflight requests can read the methods
+// from it; the router sets the Allow header of its 405 and OPTIONS answers
+// only after the middleware has run, so that a middleware that refuses a
+// request (with 401, say) does not tell which methods exist.
+//
+// Allocation: none, once the router has answered with the same set of
+// methods, unless the router has more than 63 methods.
+func (r *Router) Allowed(req *http.Request) string {
+	t := r.current()
+	var q query
+	t.fillQuery(req, &q)
+	a := t.allowed(q.host, q.path, q.escaped)
+	if a.set == 0 {
+		return ""
+	}
+	return t.allowHeader(a, t.cfg.options != nil)[0]
+}

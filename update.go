@@ -1,0 +1,209 @@
+package cairn
+
+// This file brings a table up to date after a registration, in time that
+// depends on the new pattern's path and not on the number of routes.
+//
+// Lookups read a table and its lookup trees without locks, so nothing they
+// can reach may change. A registration therefore copies what it changes:
+// the table, the host tree, and the lookup nodes on the new pattern's path,
+// sharing every other node with the table it replaces; registering
+// "GET /a/c" next to "GET /a/b" and "GET /x" copies the root and the node
+// "a", adds the node "c", and keeps "b" and "x" as they are. Literal
+// children beyond maxScannedLiterals, and the index of static paths, are
+// persistent maps (see pmap.go), so that a node with 10 000 children is not
+// copied whole either.
+//
+// Before a router serves its first request no lookup can read its table, so
+// copying would be waste: until then every change modifies the table in
+// place. Nodes record the change that made them (an editToken); a change
+// may modify the nodes it made, and copies the others. The router uses one
+// token for every change before the first request, and a new token for
+// each change after it, so that the published nodes, made under an older
+// token, are never modified again.
+
+import (
+	"slices"
+	"strings"
+)
+
+// A change is one registration's or one setting's update of a table.
+type change struct {
+	edit *editToken
+	t    *table // the table being made: the router's own before it serves, a copy after
+}
+
+// own returns n, or a copy of it that c may modify, or a new node if n is
+// nil.
+func (c *change) own(n *lookupNode) *lookupNode {
+	if n == nil {
+		return &lookupNode{edit: c.edit}
+	}
+	if n.edit == c.edit {
+		return n
+	}
+	m := *n
+	m.edit = c.edit
+	m.litKeys = slices.Clone(n.litKeys)
+	m.litNodes = slices.Clone(n.litNodes)
+	m.cons = slices.Clone(n.cons)
+	if n.litIndex != nil {
+		idx := *n.litIndex
+		m.litIndex = &idx
+	}
+	return &m
+}
+
+// hostTree returns the host tree of host in c's table, owned by c, creating
+// it if needed.
+func (c *change) hostTree(host string) *hostTree {
+	t := c.t
+	var ht *hostTree
+	if host == "" {
+		ht = t.noHost
+	} else {
+		ht, _ = t.hosts.get(host)
+	}
+	switch {
+	case ht == nil:
+		ht = &hostTree{edit: c.edit}
+	case ht.edit != c.edit:
+		copied := *ht
+		copied.edit = c.edit
+		ht = &copied
+	default:
+		return ht
+	}
+	if host == "" {
+		t.noHost = ht
+	} else {
+		t.hosts = t.hosts.set(host, ht, c.edit)
+	}
+	return ht
+}
+
+// methods returns the method index of c's table, owned by c.
+func (c *change) methods() *methodIndex {
+	mi := c.t.methods
+	if mi.edit != c.edit {
+		mi = &methodIndex{edit: c.edit, names: slices.Clip(mi.names), bits: make(map[string]uint, len(mi.bits)+1)}
+		for k, v := range c.t.methods.bits {
+			mi.bits[k] = v
+		}
+		c.t.methods = mi
+	}
+	return mi
+}
+
+// addRoutes brings the lookup tree of host up to date with the registration
+// node at the end of segs, whose routes changed, and with the nodes on the
+// way to it.
+func (c *change) addRoutes(host string, root *node, segs []segment) {
+	ht := c.hostTree(host)
+	ht.root = c.update(ht, ht.root, root, segs, "", true, false)
+}
+
+// addClaim brings the lookup tree of host up to date with the claim of the
+// registration node at the end of segs.
+func (c *change) addClaim(host string, root *node, segs []segment) {
+	ht := c.hostTree(host)
+	ht.root = c.update(ht, ht.root, root, segs, "", true, true)
+	c.t.claims = true
+}
+
+// update returns ln, owned by c, brought up to date along segs with the
+// registration node n and its descendants: at the end of segs, with the
+// node's routes, or with its claim if claim is set. If literal is set,
+// every segment on the way to n is a literal without a '/' ({$} only at
+// the end) and key is the path that leads to n; the leaves of such nodes
+// also go into the host tree's index of static paths.
+func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, key string, literal, claim bool) *lookupNode {
+	ln = c.own(ln)
+	ln.con = n.con
+	if claim {
+		ln.claims = true
+	}
+	if len(segs) == 0 {
+		if claim {
+			ln.claim = n.claim
+			return ln
+		}
+		ln.leaf = compileLeaf(n.routes, c.methods())
+		// Unclean paths are redirected before they could match.
+		if literal && isClean(key) {
+			ht.static = ht.static.set(key, ln.leaf, c.edit)
+			ht.staticLens |= lenBit(len(key))
+		}
+		return ln
+	}
+	s, rest := segs[0], segs[1:]
+	cn := n.child(s)
+	switch {
+	case s.kind == segLiteral:
+		childKey, childLiteral := "", false
+		switch {
+		case !literal:
+		case s.s == "/":
+			childKey, childLiteral = key+"/", true
+		case !strings.Contains(s.s, "/"):
+			childKey, childLiteral = key+"/"+s.s, true
+		}
+		ln.setLiteral(c, s.s, c.update(ht, ln.child(s.s), cn, rest, childKey, childLiteral, claim))
+	case s.kind == segMulti:
+		ln.multi = c.update(ht, ln.multi, cn, rest, "", false, claim)
+	case s.con == nil:
+		ln.wild = c.update(ht, ln.wild, cn, rest, "", false, claim)
+	default:
+		i := slices.IndexFunc(ln.cons, func(x *lookupNode) bool { return x.con.key == s.con.key })
+		if i < 0 {
+			// Invariant: constrained children are in registration order in
+			// both trees, so the new one comes last in both.
+			ln.cons = append(ln.cons, nil)
+			i = len(ln.cons) - 1
+		}
+		ln.cons[i] = c.update(ht, ln.cons[i], cn, rest, "", false, claim)
+	}
+	return ln
+}
+
+// setLiteral sets the literal child of n, which c owns, for the segment k.
+func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
+	if n.litMap != nil {
+		n.litMap = n.litMap.set(k, child, c.edit)
+		return
+	}
+	i, found := slices.BinarySearch(n.litKeys, k)
+	if found {
+		n.litNodes[i] = child
+		return
+	}
+	if len(n.litKeys) == maxScannedLiterals {
+		// Optimization: beyond this many children, a map finds one faster
+		// than scanning first bytes does.
+		var m *pmap[*lookupNode]
+		for j, key := range n.litKeys {
+			m = m.set(key, n.litNodes[j], c.edit)
+		}
+		n.litMap = m.set(k, child, c.edit)
+		n.litKeys, n.litNodes, n.litFirst, n.litIndex = nil, nil, "", nil
+		return
+	}
+	n.litKeys = slices.Insert(n.litKeys, i, k)
+	n.litNodes = slices.Insert(n.litNodes, i, child)
+	n.indexLiterals()
+}
+
+// indexLiterals rebuilds litFirst and litIndex from litKeys.
+func (n *lookupNode) indexLiterals() {
+	first := make([]byte, len(n.litKeys))
+	for i, k := range n.litKeys {
+		first[i] = firstByte(k)
+	}
+	n.litFirst = string(first)
+	n.litIndex = nil
+	if len(n.litKeys) > maxScannedFirst {
+		n.litIndex = new([256]uint8)
+		for i := len(n.litKeys) - 1; i >= 0; i-- {
+			n.litIndex[n.litFirst[i]] = uint8(i + 1)
+		}
+	}
+}

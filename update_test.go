@@ -1,0 +1,201 @@
+package cairn
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// dumpTable renders the lookup trees and the static index of t, in a
+// canonical order, for comparing tables.
+func dumpTable(t *table) string {
+	var b strings.Builder
+	dumpHost := func(name string, ht *hostTree) {
+		fmt.Fprintf(&b, "host %q\n", name)
+		dumpLookupNode(&b, ht.root, 1)
+		var keys []string
+		for k := range ht.static.all {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			l, _ := ht.static.get(k)
+			fmt.Fprintf(&b, "  static %q %s\n", k, describeLeaf(l))
+			if ht.staticLens&lenBit(len(k)) == 0 {
+				fmt.Fprintf(&b, "  static %q: length bit missing\n", k)
+			}
+		}
+	}
+	dumpHost("", t.noHost)
+	var hosts []string
+	for h := range t.hosts.all {
+		hosts = append(hosts, h)
+	}
+	slices.Sort(hosts)
+	for _, h := range hosts {
+		ht, _ := t.hosts.get(h)
+		dumpHost(h, ht)
+	}
+	return b.String()
+}
+
+// dumpLookupNode writes n and its children to b at the given depth.
+func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
+	indent := strings.Repeat("  ", depth)
+	if n.leaf != nil {
+		fmt.Fprintf(b, "%s=> %s\n", indent, describeLeaf(n.leaf))
+	}
+	if n.claim != nil {
+		fmt.Fprintf(b, "%sclaim %s\n", indent, n.claim.prefix.str)
+	}
+	var keys []string
+	var children []*lookupNode
+	if n.litMap != nil {
+		for k, c := range n.litMap.all {
+			keys = append(keys, k)
+			children = append(children, c)
+		}
+		idx := make([]int, len(keys))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(i, j int) int { return strings.Compare(keys[i], keys[j]) })
+		sk, sc := make([]string, len(keys)), make([]*lookupNode, len(keys))
+		for i, j := range idx {
+			sk[i], sc[i] = keys[j], children[j]
+		}
+		keys, children = sk, sc
+	} else {
+		keys, children = n.litKeys, n.litNodes
+		for i, k := range keys {
+			if n.litFirst[i] != firstByte(k) {
+				fmt.Fprintf(b, "%slitFirst[%d] wrong\n", indent, i)
+			}
+			if c := n.child(k); c != children[i] {
+				fmt.Fprintf(b, "%schild(%q) finds another node\n", indent, k)
+			}
+		}
+	}
+	for i, k := range keys {
+		fmt.Fprintf(b, "%s%q\n", indent, k)
+		dumpLookupNode(b, children[i], depth+1)
+	}
+	for _, c := range n.cons {
+		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con.key)
+		dumpLookupNode(b, c, depth+1)
+	}
+	if n.wild != nil {
+		fmt.Fprintf(b, "%s{}\n", indent)
+		dumpLookupNode(b, n.wild, depth+1)
+	}
+	if n.multi != nil {
+		fmt.Fprintf(b, "%s{...}\n", indent)
+		dumpLookupNode(b, n.multi, depth+1)
+	}
+}
+
+// describeLeaf describes the routes of l.
+func describeLeaf(l *leaf) string {
+	var parts []string
+	for i, m := range l.methods {
+		parts = append(parts, m+" "+l.routes[i].pat.str)
+	}
+	if l.any != nil {
+		parts = append(parts, "* "+l.any.pat.str)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// randomPatterns returns n distinct patterns drawn from a small alphabet,
+// with literals from a wide range so that some nodes get many children.
+func randomPatterns(rng *rand.Rand, n int) []string {
+	methods := []string{"", "GET ", "POST ", "PUT "}
+	hosts := []string{"", "", "", "a.com", "b.com"}
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < n {
+		var b strings.Builder
+		b.WriteString(methods[rng.IntN(len(methods))])
+		b.WriteString(hosts[rng.IntN(len(hosts))])
+		for i := range 1 + rng.IntN(4) {
+			switch rng.IntN(6) {
+			case 0, 1:
+				fmt.Fprintf(&b, "/%c", 'a'+rng.IntN(3))
+			case 2:
+				fmt.Fprintf(&b, "/r%d", rng.IntN(200))
+			case 3:
+				fmt.Fprintf(&b, "/{w%d}", i)
+			case 4:
+				fmt.Fprintf(&b, "/{w%d:int}", i)
+			case 5:
+				fmt.Fprintf(&b, "/{w%d:hex}", i)
+			}
+		}
+		switch rng.IntN(6) {
+		case 0:
+			b.WriteString("/")
+		case 1:
+			b.WriteString("/{$}")
+		case 2:
+			b.WriteString("/{rest...}")
+		}
+		if p := b.String(); !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// tryRegister registers p on r, returning whether it was accepted.
+func tryRegister(r *Router, p string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	r.Handle(p, http.NotFoundHandler())
+	return true
+}
+
+// TestIncrementalTables checks that a table brought up to date one
+// registration at a time after the router serves (copying what changes) is
+// the table built in place before it serves, and that every published
+// table stays as it was when later registrations change the router.
+func TestIncrementalTables(t *testing.T) {
+	for seed := range uint64(60) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		patterns := randomPatterns(rng, 20+rng.IntN(200))
+		before, after := New(), New()
+		// after serves from the start, so each registration publishes a
+		// new table.
+		after.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+		type snapshot struct {
+			t    *table
+			dump string
+		}
+		var snaps []snapshot
+		for i, p := range patterns {
+			ok1, ok2 := tryRegister(before, p), tryRegister(after, p)
+			if ok1 != ok2 {
+				t.Fatalf("seed %d: %q accepted before serving: %v, after: %v", seed, p, ok1, ok2)
+			}
+			if i%17 == 0 {
+				cur := after.current()
+				snaps = append(snaps, snapshot{cur, dumpTable(cur)})
+			}
+		}
+		if got, want := dumpTable(after.current()), dumpTable(before.current()); got != want {
+			t.Fatalf("seed %d: table built after serving:\n%s\nwant, as built before serving:\n%s", seed, got, want)
+		}
+		for i, s := range snaps {
+			if got := dumpTable(s.t); got != s.dump {
+				t.Fatalf("seed %d: published table %d changed after later registrations:\n%s\nwas:\n%s", seed, i, got, s.dump)
+			}
+		}
+	}
+}
