@@ -119,6 +119,14 @@ func (h *levelHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		h.r.route(t, w, req)
 		return
 	}
+	if rt := t.servedRoute(req); rt != nil {
+		if len(rt.hops) > 0 {
+			rt.hops[0].entry.ServeHTTP(w, req)
+			return
+		}
+		rt.handler.ServeHTTP(w, req)
+		return
+	}
 	var q query
 	v := t.resolve(req, &q)
 	t.dispatch(w, req, &v, &q)

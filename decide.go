@@ -76,7 +76,7 @@ func (t *table) decide(req *http.Request, q *query) verdict {
 // the route it finds, if any.
 func (t *table) lookup(req *http.Request, q *query) *route {
 	host := ""
-	if t.hosts != nil {
+	if t.anyHost {
 		// Optimization: only routers with host patterns look at the host.
 		host = stripHostPort(req.Host)
 	}

@@ -29,6 +29,19 @@ package cairn
 
 import "net/http"
 
+// servedRoute returns the route that serves req, as its r.Pattern tells,
+// or nil if r.Pattern names no route of t's router that serves it.
+//
+// Optimization: this is the common case of resolve, without a verdict or
+// a query to fill.
+func (t *table) servedRoute(req *http.Request) *route {
+	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && id.route < len(t.routes) &&
+		(id.kind == identServe || id.kind == identThrough) {
+		return t.routes[id.route]
+	}
+	return nil
+}
+
 // resolve returns what t's router decided for req, from its r.Pattern if
 // that identifies a route that serves req, and otherwise by deciding again;
 // q is filled in when the decision is made again. If the decision made
@@ -37,8 +50,20 @@ import "net/http"
 // then 404, rather than a route whose middleware may already have run.
 func (t *table) resolve(req *http.Request, q *query) verdict {
 	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && id.route < len(t.routes) {
-		if id.kind == identServe || id.kind == identThrough {
+		switch id.kind {
+		case identServe, identThrough:
 			return verdict{kind: verdictServe, rt: t.routes[id.route]}
+		case identReject:
+			t.fillQuery(req, q)
+			return verdict{kind: verdictReject, rt: t.routes[id.route]}
+		}
+	} else if req.Pattern == "" && req.Method != http.MethodConnect {
+		// Optimization: a clean path that routing left without a pattern
+		// matched no route (a redirect of a clean path has the pattern of
+		// its target), so the answer is 404, 405 or OPTIONS, which answer
+		// tells apart.
+		if t.fillQuery(req, q); isClean(q.path) {
+			return verdict{kind: verdictNone}
 		}
 	}
 	v := t.decide(req, q)
@@ -84,6 +109,10 @@ type groupHop struct{ g *groupNode }
 // ServeHTTP passes req on to what follows h's group.
 func (h groupHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := h.g.r.current()
+	if rt := t.servedRoute(req); rt != nil {
+		h.next(w, req, rt.hops, rt.handler)
+		return
+	}
 	var q query
 	v := t.resolve(req, &q)
 	hops := t.hops(&v, &q)
@@ -97,6 +126,21 @@ func (h groupHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	t.answer(w, req, &v, &q)
+}
+
+// next serves req with the chain that follows h's group in hops, or with
+// last if h's group is the last.
+func (h groupHop) next(w http.ResponseWriter, req *http.Request, hops []*groupNode, last http.Handler) {
+	for i, g := range hops {
+		if g == h.g {
+			if i+1 < len(hops) {
+				hops[i+1].entry.ServeHTTP(w, req)
+				return
+			}
+			break
+		}
+	}
+	last.ServeHTTP(w, req)
 }
 
 // answer serves req as v says, with no more middleware: the route's
@@ -132,8 +176,8 @@ func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *
 // claimFor returns the group that claims the path p on host, or nil.
 // Claims of host patterns come first, as routes do.
 func (t *table) claimFor(host, p string, escaped bool) *groupNode {
-	if host != "" && t.hosts != nil {
-		if ht, _ := t.hosts.get(host); ht != nil {
+	if host != "" && t.anyHost {
+		if ht := t.hosts.get(host); ht != nil {
 			if g := ht.root.claimFor(p, escaped); g != nil {
 				return g
 			}

@@ -49,7 +49,7 @@ type lookupNode struct {
 	litIndex *[256]uint8
 	litKeys  []string
 	litNodes []*lookupNode
-	litMap   *pmap[*lookupNode]
+	litMap   *stringMap[*lookupNode]
 
 	cons  []*lookupNode
 	con   *constraint
@@ -203,7 +203,7 @@ func firstByte(s string) byte {
 // child returns the literal child of n for the unescaped segment seg.
 func (n *lookupNode) child(seg string) *lookupNode {
 	if n.litMap != nil {
-		c, _ := n.litMap.get(seg)
+		c := n.litMap.get(seg)
 		return c
 	}
 	c := firstByte(seg)

@@ -177,7 +177,7 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 	t := m.inner.current()
 	p := afterSegments(q.path, m.nsegs)
 	host := ""
-	if t.hosts != nil {
+	if t.anyHost {
 		host = stripHostPort(req.Host)
 	}
 	iq := t.newQuery(req, host, p, q.escaped)

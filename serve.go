@@ -46,13 +46,30 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	var q query
-	// Optimization: this is table.decide, with the common case decided
-	// here rather than by building a verdict in a call.
 	var v verdict
 	if req.Method == http.MethodConnect {
 		v = t.decideConnect(req, &q)
 	} else if rt := t.lookup(req, &q); rt != nil && !rt.multi && !q.unclean {
+		// Optimization: the common case, a route that serves the request
+		// as it is, is decided and served here, without a verdict.
+		if q.varies {
+			t.cfg.versioning.addVary(w.Header())
+		}
+		if rt.mount == nil && len(t.cfg.post) == 0 {
+			req.Pattern = rt.pat.str
+			if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
+				setPathValues(req, rt.pat, q.path, q.escaped)
+			}
+			if len(rt.hops) == 0 {
+				rt.handler.ServeHTTP(w, req)
+				return
+			}
+			rt.hops[0].entry.ServeHTTP(w, req)
+			return
+		}
 		v.rt = rt
+		r.serveVerdict(t, w, req, &v, &q)
+		return
 	} else {
 		v = t.decideSlow(req, rt, &q)
 	}
@@ -206,7 +223,7 @@ func (t *table) fillQuery(req *http.Request, q *query) {
 	host := ""
 	if req.Method == http.MethodConnect {
 		host = req.URL.Host
-	} else if t.hosts != nil {
+	} else if t.anyHost {
 		host = stripHostPort(req.Host)
 	}
 	*q = t.newQuery(req, host, p, escaped)

@@ -64,7 +64,7 @@ type hostTree struct {
 	// so that a static route is found with one map lookup. staticLens has
 	// bit min(len(path), 63) set for every path in static, so that most
 	// paths that are not there skip the lookup.
-	static     *pmap[*leaf]
+	static     stringMap[*leaf]
 	staticLens uint64
 }
 
@@ -75,7 +75,8 @@ func lenBit(n int) uint64 { return 1 << min(n, 63) }
 // published, except for the cache that allow points to, which only grows.
 type table struct {
 	id      uint64           // the router's id, the owner of its pattern identities
-	hosts   *pmap[*hostTree] // nil if no pattern has a host
+	hosts   stringMap[*hostTree] // the trees of host patterns, by host
+	anyHost bool                 // some pattern has a host
 	noHost  *hostTree        // never nil
 	methods *methodIndex     // never nil
 	routes  []*route         // by index
@@ -112,8 +113,8 @@ type allowKey struct {
 // match returns the route for host, path and q, or nil. Patterns with the
 // request's host are tried first, then those without a host.
 func (t *table) match(host, p string, slash bool, q *query) *route {
-	if host != "" && t.hosts != nil {
-		if ht, _ := t.hosts.get(host); ht != nil {
+	if host != "" && t.anyHost {
+		if ht := t.hosts.get(host); ht != nil {
 			if rt := ht.match(p, slash, q); rt != nil {
 				return rt
 			}
@@ -125,7 +126,7 @@ func (t *table) match(host, p string, slash bool, q *query) *route {
 // match returns the route of ht for path p and q, or nil.
 func (ht *hostTree) match(p string, slash bool, q *query) *route {
 	if !slash && ht.staticLens&lenBit(len(p)) != 0 && (!q.escaped || strings.IndexByte(p, '%') < 0) {
-		if l, _ := ht.static.get(p); l != nil {
+		if l := ht.static.get(p); l != nil {
 			if rt := l.route(q); rt != nil {
 				return rt
 			}
@@ -150,8 +151,8 @@ func (t *table) allowed(host, p string, escaped bool) allowSet {
 // path followed by "/", since a request for it would be redirected there.
 func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet) {
 	trailing := strings.HasSuffix(p, "/")
-	if host != "" && t.hosts != nil {
-		if ht, _ := t.hosts.get(host); ht != nil {
+	if host != "" && t.anyHost {
+		if ht := t.hosts.get(host); ht != nil {
 			ht.root.allowed(p, false, escaped, acc)
 			if !trailing {
 				ht.root.allowed(p, true, escaped, acc)

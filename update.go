@@ -9,9 +9,10 @@ package cairn
 // sharing every other node with the table it replaces; registering
 // "GET /a/c" next to "GET /a/b" and "GET /x" copies the root and the node
 // "a", adds the node "c", and keeps "b" and "x" as they are. Literal
-// children beyond maxScannedLiterals, and the index of static paths, are
-// persistent maps (see pmap.go), so that a node with 10 000 children is not
-// copied whole either.
+// children beyond maxScannedLiterals, the index of static paths and the
+// hosts are stringMaps (see stringmap.go), which take an entry in O(1)
+// amortized time, so that a node with 10 000 children is not copied whole
+// either.
 //
 // Before a router serves its first request no lookup can read its table, so
 // copying would be waste: until then every change modifies the table in
@@ -50,6 +51,10 @@ func (c *change) own(n *lookupNode) *lookupNode {
 		idx := *n.litIndex
 		m.litIndex = &idx
 	}
+	if n.litMap != nil {
+		lm := *n.litMap
+		m.litMap = &lm
+	}
 	return &m
 }
 
@@ -61,7 +66,7 @@ func (c *change) hostTree(host string) *hostTree {
 	if host == "" {
 		ht = t.noHost
 	} else {
-		ht, _ = t.hosts.get(host)
+		ht = t.hosts.get(host)
 	}
 	switch {
 	case ht == nil:
@@ -76,7 +81,8 @@ func (c *change) hostTree(host string) *hostTree {
 	if host == "" {
 		t.noHost = ht
 	} else {
-		t.hosts = t.hosts.set(host, ht, c.edit)
+		t.hosts.set(host, ht, c.edit)
+		t.anyHost = true
 	}
 	return ht
 }
@@ -130,7 +136,7 @@ func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, k
 		ln.leaf = compileLeaf(n.routes, c.methods())
 		// Unclean paths are redirected before they could match.
 		if literal && isClean(key) {
-			ht.static = ht.static.set(key, ln.leaf, c.edit)
+			ht.static.set(key, ln.leaf, c.edit)
 			ht.staticLens |= lenBit(len(key))
 		}
 		return ln
@@ -168,7 +174,7 @@ func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, k
 // setLiteral sets the literal child of n, which c owns, for the segment k.
 func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 	if n.litMap != nil {
-		n.litMap = n.litMap.set(k, child, c.edit)
+		n.litMap.set(k, child, c.edit)
 		return
 	}
 	i, found := slices.BinarySearch(n.litKeys, k)
@@ -179,11 +185,12 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 	if len(n.litKeys) == maxScannedLiterals {
 		// Optimization: beyond this many children, a map finds one faster
 		// than scanning first bytes does.
-		var m *pmap[*lookupNode]
+		m := &stringMap[*lookupNode]{edit: c.edit, base: make(map[string]*lookupNode, 2*maxScannedLiterals)}
 		for j, key := range n.litKeys {
-			m = m.set(key, n.litNodes[j], c.edit)
+			m.set(key, n.litNodes[j], c.edit)
 		}
-		n.litMap = m.set(k, child, c.edit)
+		m.set(k, child, c.edit)
+		n.litMap = m
 		n.litKeys, n.litNodes, n.litFirst, n.litIndex = nil, nil, "", nil
 		return
 	}

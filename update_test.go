@@ -23,7 +23,7 @@ func dumpTable(t *table) string {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			l, _ := ht.static.get(k)
+			l := ht.static.get(k)
 			fmt.Fprintf(&b, "  static %q %s\n", k, describeLeaf(l))
 			if ht.staticLens&lenBit(len(k)) == 0 {
 				fmt.Fprintf(&b, "  static %q: length bit missing\n", k)
@@ -37,7 +37,7 @@ func dumpTable(t *table) string {
 	}
 	slices.Sort(hosts)
 	for _, h := range hosts {
-		ht, _ := t.hosts.get(h)
+		ht := t.hosts.get(h)
 		dumpHost(h, ht)
 	}
 	return b.String()
