@@ -74,15 +74,15 @@ func lenBit(n int) uint64 { return 1 << min(n, 63) }
 // A table is what requests are routed with. It is immutable once
 // published, except for the cache that allow points to, which only grows.
 type table struct {
-	id      uint64           // the router's id, the owner of its pattern identities
+	id      uint64               // the router's id, the owner of its pattern identities
 	hosts   stringMap[*hostTree] // the trees of host patterns, by host
 	anyHost bool                 // some pattern has a host
-	noHost  *hostTree        // never nil
-	methods *methodIndex     // never nil
-	routes  []*route         // by index
-	cfg     *config          // the settings
-	claims  bool             // some group claims a subtree
-	allow   *allowCache      // shared by the tables of a router
+	noHost  *hostTree            // never nil
+	methods *methodIndex         // never nil
+	routes  []*route             // by index
+	cfg     *config              // the settings
+	claims  bool                 // some group claims a subtree
+	allow   *allowCache          // shared by the tables of a router
 }
 
 // newTable returns the empty table of a router with the given id, for
