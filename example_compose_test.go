@@ -30,8 +30,9 @@ func requireToken(next http.Handler) http.Handler {
 	})
 }
 
-// Router-level middleware runs for every answer, 404 included; a group's
-// middleware runs only for the group's routes.
+// The middleware of Use runs for every answer, 404 included; a group's
+// middleware runs for the group's routes and for the router's own answers
+// below the group's prefix, so a stranger learns nothing about /admin.
 func ExampleRouter_Group() {
 	r := cairn.New()
 	r.Use(logPattern)
@@ -44,32 +45,180 @@ func ExampleRouter_Group() {
 
 	show(r, "GET", "/health")
 	show(r, "GET", "/admin/users/7")
+	show(r, "DELETE", "/admin/users/7")
+	show(r, "GET", "/admin/nothing")
 	show(r, "GET", "/nowhere")
 	// Output:
 	//   (log: GET /health matched "GET /health")
 	// GET /health -> 200 ok
 	//   (log: GET /admin/users/7 matched "GET /admin/users/{id:int}")
 	// GET /admin/users/7 -> 401 no token
+	//   (log: DELETE /admin/users/7 matched "")
+	// DELETE /admin/users/7 -> 401 no token
+	//   (log: GET /admin/nothing matched "")
+	// GET /admin/nothing -> 401 no token
 	//   (log: GET /nowhere matched "")
 	// GET /nowhere -> 404 404 page not found
 }
 
+// Middleware before routing changes what routing sees; middleware after
+// routing sees the pattern that matched.
+func ExampleRouter_UseBeforeRouting() {
+	r := cairn.New()
+	r.UseBeforeRouting(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			// A method override for HTML forms, which can only POST.
+			if m := req.FormValue("_method"); req.Method == http.MethodPost && m != "" {
+				req.Method = m
+			}
+			next.ServeHTTP(w, req)
+		})
+	})
+	r.Use(logPattern)
+	r.HandleFunc("DELETE /posts/{id}", func(w http.ResponseWriter, req *http.Request) {
+		fmt.Fprintf(w, "deleted %s", cairn.Param(req, "id"))
+	})
+
+	show(r, "POST", "/posts/7?_method=DELETE")
+	// Output:
+	//   (log: DELETE /posts/7 matched "DELETE /posts/{id}")
+	// POST /posts/7?_method=DELETE -> 200 deleted 7
+}
+
 // A mounted handler sees the path without the prefix, and can still read
-// the prefix's wildcards.
+// the prefix's wildcards. A mounted Router stays part of the outer one:
+// the outer middleware sees the full pattern, and Routes and Path see its
+// routes.
 func ExampleRouter_Mount() {
 	repos := cairn.New()
 	repos.HandleFunc("GET /repos/{repo}", func(w http.ResponseWriter, req *http.Request) {
-		fmt.Fprintf(w, "%s/%s (path %s)", cairn.Param(req, "org"), cairn.Param(req, "repo"), req.URL.Path)
+		fmt.Fprintf(w, "%s/%s (path %s, pattern %q)", cairn.Param(req, "org"), cairn.Param(req, "repo"), req.URL.Path, req.Pattern)
 	})
+	repos.HandleFunc("GET /issues/", func(http.ResponseWriter, *http.Request) {})
 
 	r := cairn.New()
+	r.Use(logPattern)
 	r.Mount("/orgs/{org}", repos)
 
 	show(r, "GET", "/orgs/golang/repos/go")
-	show(r, "GET", "/orgs/golang")
+	show(r, "GET", "/orgs/golang/issues")
+	for _, ri := range r.Routes() {
+		fmt.Println(ri.Pattern)
+	}
+	p, _ := r.Path("GET /orgs/{org}/repos/{repo}", "org", "golang", "repo", "go")
+	fmt.Println(p)
 	// Output:
-	// GET /orgs/golang/repos/go -> 200 golang/go (path /repos/go)
-	// GET /orgs/golang -> 307  Location: /orgs/golang/
+	//   (log: GET /orgs/golang/repos/go matched "GET /orgs/{org}/repos/{repo}")
+	// GET /orgs/golang/repos/go -> 200 golang/go (path /repos/go, pattern "GET /repos/{repo}")
+	//   (log: GET /orgs/golang/issues matched "/orgs/{org}/")
+	// GET /orgs/golang/issues -> 307  Location: issues/
+	// /orgs/{org}/
+	// GET /orgs/{org}/repos/{repo}
+	// GET /orgs/{org}/issues/
+	// /orgs/golang/repos/go
+}
+
+// Handler finds the route for a request without serving it, as
+// ServeMux.Handler does.
+func ExampleRouter_Handler() {
+	r := cairn.New()
+	r.HandleFunc("GET /users/{id:int}", func(w http.ResponseWriter, req *http.Request) {
+		fmt.Fprintf(w, "user %s", cairn.Param(req, "id"))
+	})
+	r.HandleFunc("GET /docs/", func(http.ResponseWriter, *http.Request) {})
+	for _, target := range []string{"/users/42", "/users/x", "/docs", "/a/../users/7"} {
+		_, pattern := r.Handler(httptest.NewRequest("GET", target, nil))
+		fmt.Printf("%s: %q\n", target, pattern)
+	}
+	req := httptest.NewRequest("GET", "/users/42", nil)
+	h, _ := r.Handler(req)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	fmt.Println(w.Body.String())
+	// Output:
+	// /users/42: "GET /users/{id:int}"
+	// /users/x: ""
+	// /docs: "GET /docs/"
+	// /a/../users/7: "GET /users/{id:int}"
+	// user 42
+}
+
+// Routes can be named, and their paths built by name.
+func ExampleRouter_Named() {
+	r := cairn.New()
+	api := r.Group("/api/v1")
+	api.Named("user").HandleFunc("GET /users/{id:int}", func(http.ResponseWriter, *http.Request) {})
+	api.Named("user-files").HandleFunc("GET /users/{id:int}/files/{path...}", func(http.ResponseWriter, *http.Request) {})
+
+	p, err := r.Path("user", "id", "42")
+	fmt.Println(p, err)
+	p, err = r.Path("user-files", "id", "42", "path", "photos/2024/cat.jpg")
+	fmt.Println(p, err)
+	// Output:
+	// /api/v1/users/42 <nil>
+	// /api/v1/users/42/files/photos/2024/cat.jpg <nil>
+}
+
+// Params reads every value of the route in one pass.
+func ExampleParams() {
+	r := cairn.New()
+	r.HandleFunc("GET /repos/{owner}/{repo}/issues/{n:int}", func(w http.ResponseWriter, req *http.Request) {
+		for name, value := range cairn.Params(req) {
+			fmt.Fprintf(w, "%s=%s ", name, value)
+		}
+	})
+	show(r, "GET", "/repos/golang/go/issues/42")
+	// Output:
+	// GET /repos/golang/go/issues/42 -> 200 owner=golang repo=go n=42
+}
+
+// A router can turn path values on for the group where a library that
+// reads r.PathValue is mounted, and keep them off elsewhere.
+func ExampleGroup_PopulatePathValues() {
+	r := cairn.New()
+	r.PopulatePathValues(false) // no allocation for path values
+	r.HandleFunc("GET /fast/{id}", func(w http.ResponseWriter, req *http.Request) {
+		fmt.Fprintf(w, "PathValue %q, Param %q", req.PathValue("id"), cairn.Param(req, "id"))
+	})
+	lib := r.Group("/lib").PopulatePathValues(true)
+	lib.HandleFunc("GET /items/{id}", func(w http.ResponseWriter, req *http.Request) {
+		fmt.Fprintf(w, "PathValue %q", req.PathValue("id"))
+	})
+	show(r, "GET", "/fast/1")
+	show(r, "GET", "/lib/items/2")
+	// Output:
+	// GET /fast/1 -> 200 PathValue "", Param "1"
+	// GET /lib/items/2 -> 200 PathValue "2"
+}
+
+// The trailing-slash policy redirects (or serves) a path whose other form,
+// with its slash added or removed, has a route.
+func ExampleRouter_TrailingSlash() {
+	r := cairn.New()
+	r.TrailingSlash(cairn.SlashRedirect)
+	r.HandleFunc("GET /users", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "users") })
+	r.HandleFunc("GET /teams/{$}", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "teams") })
+	show(r, "GET", "/users/")
+	show(r, "GET", "/teams")
+	// Output:
+	// GET /users/ -> 307  Location: /users
+	// GET /teams -> 307  Location: /teams/
+}
+
+// A JSON API can answer redirects, like 404 and 405, with its own body.
+func ExampleRouter_Redirects() {
+	r := cairn.New()
+	r.HandleFunc("GET /docs/", func(http.ResponseWriter, *http.Request) {})
+	r.Redirects(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusPermanentRedirect)
+		fmt.Fprintf(w, `{"location": %q}`, w.Header().Get("Location"))
+	}))
+	w := httptest.NewRecorder()
+	r.ServeHTTP(w, httptest.NewRequest("GET", "/docs", nil))
+	fmt.Println(w.Code, w.Body.String())
+	// Output:
+	// 308 {"location": "/docs/"}
 }
 
 // Versions of a route are chosen by the Accept header: the most preferred

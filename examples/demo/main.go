@@ -1,7 +1,9 @@
 // Command demo serves a small site routed by cairn, to try the router with
 // curl: static pages, wildcards and constraints, a catch-all, versions
-// chosen by media type, a group behind middleware, net/http/pprof mounted
-// as a sub-router, and the 404, 405, OPTIONS and redirect answers.
+// chosen by media type, named routes, a group behind middleware that also
+// guards the router's own answers below it, middleware before routing,
+// net/http/pprof mounted as a sub-router, a trailing-slash policy, and the
+// 404, 405, OPTIONS and redirect answers.
 //
 //	go run ./examples/demo [-addr 127.0.0.1:8080]
 package main
@@ -17,6 +19,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -35,7 +38,7 @@ var notes = map[string]string{
 	"GET /hello/{word}/":                "a wildcard, then a subtree",
 	"PUT /static/{uuid:uuid}/{ip:ipv4}": "built-in constraints",
 	"GET /static/{ip:ipv4}/{uuid:uuid}": "the same constraints the other way round (GET and HEAD)",
-	"GET /users/{id:int}":               "an integer id",
+	"GET /users/{id:int}":               "an integer id; the route is named \"user\"",
 	"GET /users/{name:[a-z]+}":          "a regexp constraint, tried after int",
 	"GET api.localhost/status":          "a host pattern",
 	"/files/{path...}":                  "a catch-all, any method",
@@ -44,6 +47,7 @@ var notes = map[string]string{
 	"GET /api/users/{id:int} v2":        "Accept: application/vnd.cairn.v2+json",
 	"GET /admin/routes":                 "the route table as JSON, behind a token",
 	"GET /admin/tree":                   "the routing tree, behind a token",
+	"DELETE /admin/cache":               "POST with X-HTTP-Method-Override: DELETE works too",
 	"/debug/pprof/":                     "net/http/pprof, mounted as a cairn router",
 	"GET /debug/pprof/{$}":              "  the pprof index (a route of the mounted router)",
 	"GET /debug/pprof/{profile}":        "  a named profile",
@@ -58,8 +62,10 @@ var notes = map[string]string{
 func newRouter(logw io.Writer) *cairn.Router {
 	logger := log.New(logw, "", log.Ltime|log.Lmicroseconds)
 	r := cairn.New()
+	r.UseBeforeRouting(methodOverride)
 	r.Use(logRequests(logger, ""))
 	r.Versioning(cairn.Versioning{Vendor: "cairn"})
+	r.TrailingSlash(cairn.SlashRedirect)
 	r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "404 page not found; the routes are listed at /", http.StatusNotFound)
 	}))
@@ -70,7 +76,7 @@ func newRouter(logw io.Writer) *cairn.Router {
 	r.HandleFunc("GET /hello/{word}/", hello)
 	r.HandleFunc("PUT /static/{uuid:uuid}/{ip:ipv4}", echoParams("uuid", "ip"))
 	r.HandleFunc("GET /static/{ip:ipv4}/{uuid:uuid}", echoParams("ip", "uuid"))
-	r.HandleFunc("GET /users/{id:int}", echoParams("id"))
+	r.Named("user").HandleFunc("GET /users/{id:int}", echoParams("id"))
 	r.HandleFunc("GET /users/{name:[a-z]+}", echoParams("name"))
 	r.HandleFunc("GET api.localhost/status", text("api ok\n"))
 	r.HandleFunc("/files/{path...}", echoParams("path"))
@@ -85,6 +91,7 @@ func newRouter(logw io.Writer) *cairn.Router {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		r.WriteTree(w)
 	})
+	admin.HandleFunc("DELETE /cache", text("cache cleared\n"))
 
 	r.Mount("/debug/pprof", pprofRouter(logger))
 	return r
@@ -109,8 +116,22 @@ func pprofRouter(logger *log.Logger) *cairn.Router {
 	return r
 }
 
+// methodOverride is a middleware, used before routing, that lets a POST
+// request (from an HTML form, say) ask for another method with the
+// X-HTTP-Method-Override header, as gorilla's HTTPMethodOverrideHandler
+// does.
+func methodOverride(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if m := req.Header.Get("X-HTTP-Method-Override"); req.Method == http.MethodPost && m != "" {
+			req.Method = strings.ToUpper(m)
+		}
+		next.ServeHTTP(w, req)
+	})
+}
+
 // logRequests is a middleware that logs each request with its status and
-// the pattern that matched.
+// the pattern that matched: the full pattern for the routes of the mounted
+// pprof router.
 func logRequests(logger *log.Logger, prefix string) cairn.Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -176,7 +197,8 @@ func home(w http.ResponseWriter, r *cairn.Router) {
 	fmt.Fprintln(w, "\nsome paths, built with Router.Path:")
 	for _, p := range [][]string{
 		{"GET /hello/{word}/", "word", "gopher"},
-		{"GET /users/{id:int}", "id", "42"},
+		{"user", "id", "42"},
+		{"GET /debug/pprof/{profile}", "profile", "heap"},
 		{"/files/{path...}", "path", "docs/read me.txt"},
 		{"GET /static/{ip:ipv4}/{uuid:uuid}", "ip", "10.0.0.1", "uuid", "123e4567-e89b-12d3-a456-426614174000"},
 	} {
@@ -261,7 +283,10 @@ try:
   curl -i -X OPTIONS %[1]s/api/users/42
   curl -i -X DELETE %[1]s/users/42
   curl -i %[1]s/hello/gopher
+  curl -i %[1]s/about/
   curl -H 'Authorization: %[2]s' %[1]s/admin/tree
+  curl -i -X DELETE %[1]s/admin/tree
+  curl -X POST -H 'X-HTTP-Method-Override: DELETE' -H 'Authorization: %[2]s' %[1]s/admin/cache
   curl -H 'Host: api.localhost' %[1]s/status
   curl '%[1]s/debug/pprof/goroutine?debug=1'
 

@@ -102,6 +102,15 @@ func TestDemo(t *testing.T) {
 		{"GET", "/debug/pprof/profile?seconds=1", nil, 200, "", nil},
 		{"GET", "/debug/pprof/trace?seconds=0.1", nil, 200, "", nil},
 		{"GET", "/nowhere", nil, 404, "404 page not found; the routes are listed at /", nil},
+		{"GET", "/", nil, 200, "/debug/pprof/heap", nil},
+		// The trailing-slash policy.
+		{"GET", "/about/", nil, 307, "", header{"Location": "/about"}},
+		// The admin group guards the router's own answers below /admin.
+		{"DELETE", "/admin/tree", nil, 401, "send Authorization", header{"Allow": ""}},
+		{"GET", "/admin/nothing", nil, 401, "send Authorization", nil},
+		{"DELETE", "/admin/tree", header{"Authorization": token}, 405, "", header{"Allow": "GET, HEAD, OPTIONS"}},
+		// Middleware before routing.
+		{"POST", "/admin/cache", header{"Authorization": token, "X-HTTP-Method-Override": "DELETE"}, 200, "cache cleared", nil},
 	} {
 		req, err := http.NewRequest(tt.method, base+tt.path, nil)
 		if err != nil {
