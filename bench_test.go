@@ -463,10 +463,12 @@ func passThrough(next http.Handler) http.Handler {
 }
 
 // BenchmarkComposition measures what composition adds to a lookup: the same
-// route bare, behind three router-level and two group middlewares, as a
-// version chosen by Accept, and the automatic OPTIONS, 405 and replaced 404
-// answers behind the same router-level middleware. Path values are off.
-// Each op clears the writer's header map, as a new response would have.
+// route bare, behind three middlewares of Use and two of a group, as a
+// version chosen by Accept; the automatic OPTIONS, 405 and replaced 404
+// answers below the group's prefix (behind the five middlewares) and
+// outside it (behind the three); and mounts, of a handler and of a Router.
+// Path values are off. Each op clears the writer's header map, as a new
+// response would have.
 func BenchmarkComposition(b *testing.B) {
 	var hit int
 	const accept = "application/vnd.acme.v1+json;q=0.5, application/vnd.acme.v2+json"
@@ -486,6 +488,10 @@ func BenchmarkComposition(b *testing.B) {
 	api.Version("v2").Handle("GET /items/{id:int}", hitHandler(&hit, 3))
 	r.Mount("/files", hitHandler(&hit, 4))
 	r.Mount("/orgs/{org}", hitHandler(&hit, 5))
+	inner := cairn.New()
+	inner.PopulatePathValues(false)
+	inner.Handle("GET /things/{name}", hitHandler(&hit, 6))
+	r.Mount("/teams/{team}", inner)
 
 	for _, bc := range []struct {
 		name, method, target, accept string
@@ -499,8 +505,10 @@ func BenchmarkComposition(b *testing.B) {
 		{"automatic OPTIONS", "OPTIONS", "/api/users/42", "", r, -1},
 		{"405", "DELETE", "/api/users/42", "", r, -1},
 		{"custom 404", "GET", "/api/nowhere/42", "", r, -1},
+		{"custom 404 outside groups", "GET", "/nowhere/42", "", r, -1},
 		{"mount", "GET", "/files/a/b", "", r, 4},
 		{"mount with a wildcard", "GET", "/orgs/acme/a/b", "", r, 5},
+		{"mounted router", "GET", "/teams/core/things/x", "", r, 6},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			req := httptest.NewRequest(bc.method, bc.target, nil)

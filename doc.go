@@ -92,9 +92,12 @@
 // Unlike ServeMux, the router answers OPTIONS requests for a path that has
 // routes (but no OPTIONS route) with 204 No Content and an Allow header
 // that lists the methods, HEAD if GET is there, and OPTIONS; 405 answers
-// list OPTIONS too. [Router.NotFound], [Router.MethodNotAllowed] and
-// [Router.AutomaticOptions] replace these answers;
+// list OPTIONS too. [Router.NotFound], [Router.MethodNotAllowed],
+// [Router.AutomaticOptions] and [Router.Redirects] replace these answers;
 // [Router.DisableAutomaticOptions] restores ServeMux's behaviour.
+// [Router.TrailingSlash] sets a policy for paths that have a route only
+// with their trailing slash added or removed: redirect them, or serve
+// them, rather than answer 404.
 //
 // Before calling the handler, the router sets req.Pattern to the matched
 // pattern and, unless [Router.PopulatePathValues] turned it off, stores the
@@ -103,26 +106,41 @@
 // # Middleware and groups
 //
 // Middleware has the standard form func(http.Handler) http.Handler
-// ([Middleware]). [Router.Use] adds router-level middleware, which wraps
-// every answer of the router: routes, 404, 405, OPTIONS, 406 and
-// redirects. It runs after the route is found, so it can read req.Pattern
-// and [Param], for logging or metrics by route. [Router.Group] makes a
-// [Group]: a prefix, which may carry a host ("api.example.com/v1"), and
-// middleware that wraps only the group's routes. Groups nest, and
-// [Router.With] gives middleware to a single route:
+// ([Middleware]), and each middleware is constructed once, by the call
+// that adds it. [Router.UseBeforeRouting] adds middleware that runs before
+// routing, whose rewrites of the path or method routing then sees.
+// [Router.Use] adds middleware that runs after routing, for every answer
+// of the router: routes, 404, 405, OPTIONS, 406 and redirects; it can read
+// req.Pattern and [Param], for logging or metrics by route. [Router.Group]
+// makes a [Group]: a prefix, which may carry a host ("api.example.com/v1"),
+// and middleware that wraps the group's routes and the router's own
+// answers for the paths below the prefix, so that an authentication
+// middleware answers a stranger's request for /admin/anything before the
+// router says which routes exist. Groups nest, and [Router.With] gives
+// middleware to single routes:
 //
+//	r.UseBeforeRouting(methodOverride)
 //	r.Use(logRequests)
 //	api := r.Group("/api", authenticate)
 //	api.HandleFunc("GET /users/{id:int}", showUser)         // GET /api/users/{id:int}
 //	api.With(audit).HandleFunc("DELETE /users/{id:int}", deleteUser)
 //
-// Each route's chain (router, then group, then route middleware, outermost
-// first) is built once, when the route is registered, so it costs nothing
-// per request; for that reason Use panics once routes are registered.
+// A request passes from one chain to the next through small handlers that
+// find the next chain from req.Pattern, so composition allocates nothing
+// per request. [Router.Named] names a route for [Router.Path], and
+// [Group.PopulatePathValues] turns path values on or off for a group.
 //
 // [Router.Mount] hands a subtree to another handler, a Router included,
 // with the prefix stripped from the path: with r.Mount("/orgs/{org}", h),
 // h sees /orgs/acme/repos as /repos, and still reads {org} with [Param].
+// A mounted Router stays part of the outer one: the outer middleware sees
+// the full pattern ("GET /orgs/{org}/repos/{repo}"), [Router.Routes],
+// [Router.WriteTree] and [Router.Path] see its routes, and its redirects
+// keep the prefix.
+//
+// [Router.Handler] finds the handler and pattern for a request without
+// serving it, as [http.ServeMux.Handler] does, and [Router.Allowed] gives
+// the methods allowed for a request's path.
 //
 // # Versions
 //
@@ -146,27 +164,28 @@
 //
 // # Introspection and reverse routing
 //
-// [Router.Routes] lists the routes with their methods, versions and
+// [Router.Routes] lists the routes with their names, methods, versions and
 // middleware, for documentation or metrics; [Router.WriteTree] prints the
-// tree that lookups walk. [Router.Path] builds the path of a registered
-// pattern from wildcard values, escaping them and checking constraints.
+// tree that lookups walk. [Router.Path] builds the path of a route, given
+// by name or by pattern, from wildcard values, escaping them and checking
+// constraints. [Params] iterates over all the values of a request.
 //
 // # Allocations
 //
 // With path values off, serving a request allocates nothing in the router
 // for static routes, routes with any number of wildcards, constrained
-// wildcards, host patterns, 404 and 405 (after the first 405 for a given
-// set of methods), and [Param] allocates nothing. The exceptions are paths
-// with percent-escapes that differ from the default encoding (those for
-// which the request's URL.RawPath is set), whose values are unescaped into
-// new strings, and the redirects. Middleware chains, groups, choosing a
-// version, automatic OPTIONS and replaced 404 and 405 handlers add no
-// allocation of their own; a mount copies the request (one allocation).
-// With path values on (the default), [http.Request.SetPathValue] keeps the
-// values in a map, which costs two allocations for up to eight values.
+// wildcards, host patterns, 404, 405 and automatic OPTIONS (after the
+// first 405 for a given set of methods), whatever middleware and groups
+// wrap them, and [Param], [Params] and [Router.Handler] allocate nothing.
+// The exceptions are paths with percent-escapes that differ from the
+// default encoding (those for which the request's URL.RawPath is set),
+// whose values are unescaped into new strings, and the redirects. A mount
+// copies the request (one allocation). With path values on (the default),
+// [http.Request.SetPathValue] keeps the values in a map, which costs two
+// allocations for up to eight values.
 //
-// Lookups take no lock. Routes may be registered while the router serves;
-// each such registration rebuilds the lookup tables, in time linear in the
-// number of routes. Registrations made before the first request are
-// compiled once, by that request, under the registration lock.
+// Routing takes no lock. Routes may be registered and settings changed
+// while the router serves; a registration copies only the part of the
+// lookup tables on its pattern's path, so it costs about the same before
+// and after the first request, whatever the number of routes.
 package cairn
