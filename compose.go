@@ -142,10 +142,13 @@ func hasNil(mw []Middleware) bool {
 	return false
 }
 
-// chain returns h wrapped by mw, mw[0] outermost.
+// chain returns h wrapped by mw, mw[0] outermost. It panics if a
+// middleware returns a nil handler.
 func chain(mw []Middleware, h http.Handler) http.Handler {
 	for i := len(mw) - 1; i >= 0; i-- {
-		h = mw[i](h)
+		if h = mw[i](h); isNil(h) {
+			panic(fmt.Errorf("cairn: middleware %d of %d returned a nil handler", i+1, len(mw)))
+		}
 	}
 	return h
 }
@@ -391,7 +394,9 @@ func (g *Group) pattern(pattern string) (string, error) {
 }
 
 // splitPrefix splits a group or mount prefix into its host and its path,
-// without a trailing slash. It panics if the prefix is malformed.
+// without a trailing slash. It panics if the prefix is malformed, and if a
+// prefix without '/' does not look like a host name: "v1" is more likely a
+// path missing its '/' than the host v1 (which "v1/" names).
 func splitPrefix(prefix string) (host, path string) {
 	if strings.ContainsAny(prefix, " \t") {
 		panic(fmt.Errorf("cairn: prefix %q: a prefix has no method or blanks", prefix))
@@ -399,6 +404,8 @@ func splitPrefix(prefix string) (host, path string) {
 	host, path = prefix, ""
 	if i := strings.IndexByte(prefix, '/'); i >= 0 {
 		host, path = prefix[:i], prefix[i:]
+	} else if prefix != "" && prefix != "localhost" && !strings.ContainsAny(prefix, ".:[") {
+		panic(fmt.Errorf("cairn: prefix %q has no '/': write %q for a path, or %q for the host %s", prefix, "/"+prefix, prefix+"/", prefix))
 	}
 	if strings.ContainsAny(host, "{}") {
 		panic(fmt.Errorf("cairn: prefix %q: host contains a brace (missing initial '/'?)", prefix))

@@ -324,6 +324,31 @@ func stripSlashes(next http.Handler) http.Handler {
 	})
 }
 
+// TestRewriteAfterRouting checks that a middleware after routing that
+// changes the path does not change the route: the router's own answers
+// are worked out for the path it leaves, except that a request it makes
+// routable gets 404 rather than a 405 that lists its own method.
+func TestRewriteAfterRouting(t *testing.T) {
+	r := cairn.New()
+	r.Use(stripSlashes)
+	r.HandleFunc("GET /users", answer("users"))
+	r.HandleFunc("GET /items/{id}", answer("item"))
+	for _, tt := range []struct {
+		method, target string
+		code           int
+		allow          string
+	}{
+		{"GET", "/users/", 404, ""},
+		{"POST", "/users/", 405, "GET, HEAD, OPTIONS"},
+		{"GET", "/items/1/", 404, ""},
+		{"POST", "/users", 405, "GET, HEAD, OPTIONS"},
+	} {
+		if got, w := do(t, r, tt.method, tt.target); got.code != tt.code || w.Header().Get("Allow") != tt.allow {
+			t.Errorf("%s %s: got %d Allow %q, want %d %q", tt.method, tt.target, got.code, w.Header().Get("Allow"), tt.code, tt.allow)
+		}
+	}
+}
+
 // TestUseBeforeRouting checks that middleware before routing runs first,
 // for every request, and that routing sees what it changes, while the
 // middleware after routing sees the pattern.

@@ -55,8 +55,8 @@ type verdict struct {
 	// pattern is r.Pattern for a redirect of a CONNECT request, which
 	// ServeMux sets to the unescaped target.
 	pattern string
-	// serveAs is, for a route served under SlashServe, the path of the
-	// other form, which the request's URL is changed to.
+	// serveAs is, for a request served under SlashServe, the escaped path
+	// of the other form, which a copy of the request is served with.
 	serveAs string
 }
 
@@ -121,19 +121,33 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		return verdict{kind: verdictServe, rt: rt}
 	case q.rejected != nil:
 		return verdict{kind: verdictReject, rt: q.rejected}
-	case t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/':
-		// The policy's other direction: the path without its slash.
+	case t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/' && t.allowed(q.host, p, q.escaped).set == 0:
+		// The policy's other direction: no route matches the path, so it
+		// stands for the path without its slash, if routes match that.
 		short := p[:len(p)-1]
 		sq := t.newQuery(req, q.host, short, q.escaped)
-		if srt := t.match(q.host, short, false, &sq); srt != nil && srt.exact(short, false) {
-			q.varies = q.varies || sq.varies
-			target := escapedPath(req.URL, p, q.escaped)
-			target = target[:len(target)-1]
-			if t.cfg.slash == SlashServe {
-				return verdict{kind: verdictServe, rt: srt, serveAs: target}
-			}
+		srt := t.match(q.host, short, false, &sq)
+		if srt != nil && !srt.exact(short, false) {
+			srt = nil
+		}
+		if srt == nil && sq.rejected == nil && t.allowed(q.host, short, q.escaped).set == 0 {
+			break
+		}
+		target := escapedPath(req.URL, p, q.escaped)
+		target = target[:len(target)-1]
+		if t.cfg.slash == SlashRedirect {
 			return verdict{kind: verdictRedirect, rt: srt, target: target}
 		}
+		// SlashServe: the request is served as the other form, by its
+		// route or by the router's answer for it.
+		q.path, q.varies = short, q.varies || sq.varies
+		switch {
+		case srt != nil:
+			return verdict{kind: verdictServe, rt: srt, serveAs: target}
+		case sq.rejected != nil:
+			return verdict{kind: verdictReject, rt: sq.rejected, serveAs: target}
+		}
+		return verdict{kind: verdictNone, serveAs: target}
 	}
 	return verdict{kind: verdictNone}
 }

@@ -27,7 +27,10 @@ package cairn
 // again, from the request, for the router's own answers, which are rare
 // enough for that to be cheap overall.
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // servedRoute returns the route that serves req, as its r.Pattern tells,
 // or nil if r.Pattern names no route of t's router that serves it.
@@ -47,7 +50,10 @@ func (t *table) servedRoute(req *http.Request) *route {
 // q is filled in when the decision is made again. If the decision made
 // again is to serve a route, the request was changed after routing (by
 // middleware) so that the router's decision no longer holds: the answer is
-// then 404, rather than a route whose middleware may already have run.
+// then 404, rather than a route whose middleware may already have run. A
+// middleware after routing that changes the path otherwise changes the
+// router's own answers (they are worked out for the path as it finds it),
+// never the route.
 func (t *table) resolve(req *http.Request, q *query) verdict {
 	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && id.route < len(t.routes) {
 		switch id.kind {
@@ -60,9 +66,14 @@ func (t *table) resolve(req *http.Request, q *query) verdict {
 	} else if req.Pattern == "" && req.Method != http.MethodConnect {
 		// Optimization: a clean path that routing left without a pattern
 		// matched no route (a redirect of a clean path has the pattern of
-		// its target), so the answer is 404, 405 or OPTIONS, which answer
-		// tells apart.
-		if t.fillQuery(req, q); isClean(q.path) {
+		// its target, except one of the trailing-slash policy for a method
+		// no route of the target has), so the answer is 404, 405 or
+		// OPTIONS, which answer tells apart; unless a middleware changed
+		// the path so that a route now serves it.
+		if t.fillQuery(req, q); isClean(q.path) && (t.cfg.slash == SlashStrict || !strings.HasSuffix(q.path, "/")) {
+			if t.match(q.host, q.path, false, q) != nil {
+				return verdict{kind: verdictNotFound}
+			}
 			return verdict{kind: verdictNone}
 		}
 	}

@@ -81,6 +81,7 @@ func (g *Group) mount(prefix string, h http.Handler, loc string) {
 		host = g.host
 	}
 	m := &mounted{h: h}
+	full := host + g.path + path + "/"
 	if inner, ok := h.(*Router); ok {
 		m.inner = inner
 		mountGraph.Lock()
@@ -88,11 +89,16 @@ func (g *Group) mount(prefix string, h http.Handler, loc string) {
 		if inner == g.r || inner.mountsRouter(g.r) {
 			panic(fmt.Errorf("cairn: mounting a router at %q would make a cycle: the router is mounted in it", prefix))
 		}
+		pat := g.r.parsePrefix(host, g.path+path, prefix)
+		var names []string
+		for _, s := range pat.segments {
+			if s.kind == segWild {
+				names = append(names, s.s)
+			}
+		}
+		inner.markMounted(pat, names)
 	}
-	if m.inner != nil {
-		m.inner.markMounted()
-	}
-	g.r.registerMount(host+g.path+path+"/", m, g, loc, m)
+	g.r.registerMount(full, m, g, loc, m)
 }
 
 // mountsRouter reports whether r mounts target, directly or not.
@@ -166,7 +172,8 @@ func (m *mounted) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 // through returns the identity of the full pattern of the inner router's
 // route that serves req, which q describes, or nil if the inner router
-// would not serve it with a route (it would redirect it, say). It is the
+// would not serve it with a route (it would redirect it, say) or has
+// middleware before routing, which may change the route. It is the
 // identity the outer router sets as r.Pattern.
 //
 // Allocation: none, once a request has been served with the route.
@@ -175,6 +182,10 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 		return nil
 	}
 	t := m.inner.current()
+	if len(t.cfg.pre) > 0 {
+		// Its middleware before routing may change the route.
+		return nil
+	}
 	p := afterSegments(q.path, m.nsegs)
 	host := ""
 	if t.anyHost {

@@ -80,6 +80,55 @@ func TestMountedRouterPatterns(t *testing.T) {
 	}
 }
 
+// TestMountedRouterDetails checks the outer router's view of a mounted
+// router: path values of the full pattern, Allowed, a mounted router with
+// middleware before routing (whose routes the outer router cannot know in
+// advance), and host prefixes.
+func TestMountedRouterDetails(t *testing.T) {
+	inner := cairn.New()
+	inner.HandleFunc("GET /items/{id}", answer("item"))
+	inner.HandleFunc("DELETE /items/{id}", answer("delete"))
+	rewriting := cairn.New()
+	rewriting.UseBeforeRouting(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if req.URL.Path == "/users/self" {
+				req.URL.Path = "/users/me"
+			}
+			next.ServeHTTP(w, req)
+		})
+	})
+	rewriting.HandleFunc("GET /users/me", answer("me"))
+	rewriting.HandleFunc("GET /users/{id}", answer("user"))
+	r := cairn.New()
+	var seen string
+	r.Use(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			seen = req.Pattern + " org=" + req.PathValue("org") + " id=" + req.PathValue("id")
+			next.ServeHTTP(w, req)
+		})
+	})
+	r.Mount("/orgs/{org}", inner)
+	r.Mount("/rw", rewriting)
+	r.Mount("h.example.com/{org}", inner)
+	for _, tt := range []struct {
+		target, seen, body string
+	}{
+		{"/orgs/acme/items/9", "GET /orgs/{org}/items/{id} org=acme id=9", "item"},
+		{"/rw/users/self", "/rw/ org= id=", "me"},
+		{"http://h.example.com/acme/items/9", "GET h.example.com/{org}/items/{id} org=acme id=9", "item"},
+	} {
+		if got, _ := do(t, r, "GET", tt.target); seen != tt.seen || got.body != tt.body {
+			t.Errorf("GET %s: outer middleware saw %q, body %q; want %q, %q", tt.target, seen, got.body, tt.seen, tt.body)
+		}
+	}
+	if got := r.Allowed(httptest.NewRequest("OPTIONS", "/orgs/acme/items/1", nil)); got != "DELETE, GET, HEAD, OPTIONS" {
+		t.Errorf("Allowed through a mount: %q", got)
+	}
+	if got := r.Allowed(httptest.NewRequest("OPTIONS", "/orgs/acme/nothing", nil)); got != "" {
+		t.Errorf("Allowed through a mount, for a path the mounted router lacks: %q", got)
+	}
+}
+
 // TestMountedRedirects checks, with a real client, that the redirects of a
 // mounted router keep the mount's prefix.
 func TestMountedRedirects(t *testing.T) {

@@ -54,6 +54,20 @@ func TestRegistrationErrors(t *testing.T) {
 		}, "cairn: mounting a router at \"/outer\" would make a cycle"},
 		{"mount itself", func(r *cairn.Router) { r.Mount("/self", r) }, "would make a cycle"},
 		{"unknown slash policy", func(r *cairn.Router) { r.TrailingSlash(cairn.SlashPolicy(9)) }, "cairn: unknown trailing-slash policy SlashPolicy(9)"},
+		{"prefix without a slash", func(r *cairn.Router) { r.Group("v1") }, `cairn: prefix "v1" has no '/': write "/v1" for a path, or "v1/" for the host v1`},
+		{"mount prefix without a slash", func(r *cairn.Router) { r.Mount("v1", h) }, `cairn: prefix "v1" has no '/'`},
+		{"nil from a constructor", func(r *cairn.Router) { r.Use(trace("a"), func(http.Handler) http.Handler { return nil }) }, "cairn: middleware 2 of 2 returned a nil handler"},
+		{"nil from a group's constructor", func(r *cairn.Router) { r.Group("/g", func(http.Handler) http.Handler { return nil }) }, "cairn: middleware 1 of 1 returned a nil handler"},
+		{"mounted router reuses a prefix wildcard", func(r *cairn.Router) {
+			inner := cairn.New()
+			inner.Handle("GET /x/{id}", h)
+			r.Mount("/u/{id}", inner)
+		}, `cairn: mounting a router at "/u/{id}": its pattern "GET /x/{id}" (registered at`},
+		{"route of a mounted router reuses a prefix wildcard", func(r *cairn.Router) {
+			inner := cairn.New()
+			r.Mount("/u/{id}", inner)
+			inner.Handle("GET /x/{id}", h)
+		}, `cairn: pattern "GET /x/{id}" (registered at`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var v any

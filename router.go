@@ -39,6 +39,9 @@ type Router struct {
 	names       map[string]*route // routes by name
 	mounts      []*mounted        // mounts of Routers, in registration order
 	mounted     bool              // r is mounted in a router
+	// mountNames are the wildcards of the prefixes r is mounted at, by
+	// name, with the prefix: r's patterns may not use them.
+	mountNames map[string]string
 
 	// relIDs holds, for a mounted router, the identities of relative
 	// redirects (see verdict.location), by the serving identity of their
@@ -235,6 +238,12 @@ func (r *Router) check(s string, g *Group, loc string) (*pattern, error) {
 	if conflict != nil {
 		return nil, conflict
 	}
+	for _, seg := range p.segments {
+		if prefix, ok := r.mountNames[seg.s]; ok && seg.kind != segLiteral && seg.s != "" {
+			return nil, fmt.Errorf("cairn: pattern %q (registered at %s) has a wildcard {%s}, as the prefix %q the router is mounted at has, "+
+				"which would hide the prefix's value", s, loc, seg.s, prefix)
+		}
+	}
 	if g.name != "" {
 		if other := r.names[g.name]; other != nil && other.pat.str != s {
 			return nil, fmt.Errorf("cairn: route name %q for pattern %q (registered at %s) is taken by pattern %q (registered at %s)",
@@ -310,12 +319,28 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	c.addRoutes(p.host, root, p.segments)
 }
 
-// markMounted notes that r is mounted in a router, so that its redirects
-// can be relative (see verdict.location).
-func (r *Router) markMounted() {
+// markMounted notes that r is mounted at prefix, whose wildcards are names,
+// so that its redirects can be relative (see verdict.location) and its
+// patterns do not use those names. It panics if a route of r already uses
+// one.
+func (r *Router) markMounted(prefix *pattern, names []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.init()
+	for _, name := range names {
+		for _, rt := range r.routes {
+			if rt.pat.hasWildcard(name) {
+				panic(fmt.Errorf("cairn: mounting a router at %q: its pattern %q (registered at %s) has a wildcard {%s}, as the prefix has, "+
+					"which would hide the prefix's value", strings.TrimSuffix(prefix.str, "/"), rt.pat.str, rt.pat.loc, name))
+			}
+		}
+	}
+	for _, name := range names {
+		if r.mountNames == nil {
+			r.mountNames = map[string]string{}
+		}
+		r.mountNames[name] = strings.TrimSuffix(prefix.str, "/")
+	}
 	if r.mounted {
 		return
 	}

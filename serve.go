@@ -8,7 +8,6 @@ package cairn
 
 import (
 	"net/http"
-	"net/url"
 )
 
 // ServeHTTP dispatches the request to the handler of the most specific
@@ -83,17 +82,27 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 // describes, and serves it: through the middleware after routing, then
 // through the groups' middleware, and then the route or the answer.
 func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request, v *verdict, q *query) {
+	if v.serveAs != "" {
+		// SlashServe: a copy of the request with the other form's path.
+		req = withPath(req, v.serveAs)
+		q.path, q.escaped = requestPath(req.URL)
+		q.req = req
+	}
 	switch v.kind {
 	case verdictServe:
 		rt := v.rt
-		if v.serveAs != "" {
-			setPath(req.URL, v.serveAs)
-			q.path, q.escaped = requestPath(req.URL)
-		}
 		req.Pattern = rt.serveID.str
 		if m := rt.mount; m != nil && m.inner != nil {
 			if id := m.through(req, q); id != nil {
+				// The full pattern's values, for the outer middleware.
 				req.Pattern = id.str
+				if r.populates(rt) {
+					eachLayoutValue(req, id.l, func(name, value string) bool {
+						req.SetPathValue(name, value)
+						return true
+					})
+				}
+				break
 			}
 		}
 		r.setPathValues(req, rt, q)
@@ -129,17 +138,26 @@ func isStripped(pattern string) bool {
 // setPathValues stores the values of rt's wildcards in req for
 // [http.Request.PathValue], unless rt or r says not to.
 func (r *Router) setPathValues(req *http.Request, rt *route, q *query) {
-	if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
+	if r.populates(rt) {
 		setPathValues(req, rt.pat, q.path, q.escaped)
 	}
 }
 
-// setPath sets the path of u to the escaped path p.
-func setPath(u *url.URL, p string) {
-	u.Path = pathUnescape(p)
-	if u.RawPath != "" {
-		u.RawPath = p
+// populates reports whether rt populates path values.
+func (r *Router) populates(rt *route) bool {
+	return rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load()
+}
+
+// withPath returns a shallow copy of req whose URL's path is the escaped
+// path p.
+func withPath(req *http.Request, p string) *http.Request {
+	s := &strippedRequest{req: *req, url: *req.URL}
+	s.req.URL = &s.url
+	s.url.Path = pathUnescape(p)
+	if s.url.RawPath != "" {
+		s.url.RawPath = p
 	}
+	return &s.req
 }
 
 // Handler returns the handler to use for req and the pattern that matches
@@ -172,6 +190,10 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 			return &verdictEntry{r: r, v: v}, pattern
 		}
 		return v.rt.entry, pattern
+	case verdictNone:
+		if v.serveAs != "" {
+			return &verdictEntry{r: r, v: v}, ""
+		}
 	case verdictRedirect:
 		pattern = v.pattern
 		if v.rt != nil {
@@ -243,9 +265,28 @@ func (r *Router) Allowed(req *http.Request) string {
 	t := r.current()
 	var q query
 	t.fillQuery(req, &q)
+	return t.allowedValue(req, &q)
+}
+
+// allowedValue returns the Allow value for the host and path of q, which
+// describes req: from the routes of t's router, or from those of a Router
+// mounted there.
+func (t *table) allowedValue(req *http.Request, q *query) string {
 	a := t.allowed(q.host, q.path, q.escaped)
-	if a.set == 0 {
+	if a.set != 0 {
+		return t.allowHeader(a, t.cfg.options != nil)[0]
+	}
+	if q.path == "" || q.path[0] != '/' {
 		return ""
 	}
-	return t.allowHeader(a, t.cfg.options != nil)[0]
+	if rt := t.match(q.host, q.path, false, q); rt != nil && rt.mount != nil && rt.mount.inner != nil {
+		it := rt.mount.inner.current()
+		host := ""
+		if it.anyHost {
+			host = stripHostPort(req.Host)
+		}
+		iq := it.newQuery(req, host, afterSegments(q.path, rt.mount.nsegs), q.escaped)
+		return it.allowedValue(req, &iq)
+	}
+	return ""
 }

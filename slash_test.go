@@ -3,6 +3,7 @@ package cairn_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/cairn-go/cairn"
@@ -53,11 +54,12 @@ func TestTrailingSlash(t *testing.T) {
 			want{200, "", "/files/ GET /files/ id="}},
 		// A route for the path as it is always serves it.
 		{"/users", want{200, "", "/users GET /users id="}, want{200, "", "/users GET /users id="}, want{200, "", "/users GET /users id="}},
-		// The other form serves the method: the policy applies.
+		// A route matches the path as it is, for another method: the
+		// policy does not apply.
 		{"/both/",
 			want{405, "", "Method Not Allowed\n"},
-			want{307, "/both", ""},
-			want{200, "", "/both GET /both id="}},
+			want{405, "", "Method Not Allowed\n"},
+			want{405, "", "Method Not Allowed\n"}},
 		{"/nothing/", want{404, "", "404 page not found\n"}, want{404, "", "404 page not found\n"}, want{404, "", "404 page not found\n"}},
 	} {
 		for _, c := range []struct {
@@ -72,6 +74,47 @@ func TestTrailingSlash(t *testing.T) {
 			if g := (want{got.code, w.Header().Get("Location"), body}); g != c.want {
 				t.Errorf("%v: GET %s: got %+v, want %+v", c.p, tt.target, g, c.want)
 			}
+		}
+	}
+}
+
+// TestTrailingSlashOtherMethods checks that a path that stands for its
+// other form under a policy gets the other form's answers for every method.
+func TestTrailingSlashOtherMethods(t *testing.T) {
+	for _, tt := range []struct {
+		policy         cairn.SlashPolicy
+		method, target string
+		code           int
+		allow, loc     string
+	}{
+		{cairn.SlashServe, "POST", "/users/", 405, "GET, HEAD, OPTIONS", ""},
+		{cairn.SlashServe, "OPTIONS", "/users/", 204, "GET, HEAD, OPTIONS", ""},
+		{cairn.SlashServe, "GET", "/users/", 200, "", ""},
+		{cairn.SlashRedirect, "POST", "/users/", 307, "", "/users"},
+		{cairn.SlashRedirect, "OPTIONS", "/users/", 307, "", "/users"},
+		{cairn.SlashStrict, "POST", "/users/", 404, "", ""},
+	} {
+		r := cairn.New()
+		r.Use(trace("mw"))
+		r.TrailingSlash(tt.policy)
+		r.HandleFunc("GET /users", answer("users"))
+		req := httptest.NewRequest(tt.method, tt.target, nil)
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		if w.Code != tt.code || w.Header().Get("Allow") != tt.allow || w.Header().Get("Location") != tt.loc {
+			t.Errorf("%v: %s %s: got %d Allow %q Location %q, want %d %q %q", tt.policy, tt.method, tt.target,
+				w.Code, w.Header().Get("Allow"), w.Header().Get("Location"), tt.code, tt.allow, tt.loc)
+		}
+		// The caller's request is not changed.
+		if req.URL.Path != tt.target {
+			t.Errorf("%v: %s %s: the request's path became %q", tt.policy, tt.method, tt.target, req.URL.Path)
+		}
+		h, _ := r.Handler(httptest.NewRequest(tt.method, tt.target, nil))
+		w2 := httptest.NewRecorder()
+		h.ServeHTTP(w2, httptest.NewRequest(tt.method, tt.target, nil))
+		if w2.Code != w.Code || w2.Header().Get("Allow") != w.Header().Get("Allow") {
+			t.Errorf("%v: %s %s: Handler's handler answers %d Allow %q, ServeHTTP %d %q", tt.policy, tt.method, tt.target,
+				w2.Code, w2.Header().Get("Allow"), w.Code, w.Header().Get("Allow"))
 		}
 	}
 }
