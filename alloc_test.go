@@ -164,8 +164,10 @@ func TestAllocationsComposition(t *testing.T) {
 	var id string
 	read := func(w http.ResponseWriter, req *http.Request) { id = cairn.Param(req, "id") }
 	api.HandleFunc("GET /users/{id:int}", read)
+	api.With(count(&n)).HandleFunc("POST /users/{id:int}", read)
 	api.Version("v1").HandleFunc("GET /users/{id:int}", read)
 	api.Version("v2").HandleFunc("GET /users/{id:int}", read)
+	r.HandleFunc("GET /health", func(http.ResponseWriter, *http.Request) {})
 	r.Mount("/m/{id}", http.HandlerFunc(read))
 	r.Mount("/files", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { id = "42" }))
 	const v2 = "application/vnd.acme.v1+json;q=0.5, application/vnd.acme.v2+json"
@@ -175,10 +177,13 @@ func TestAllocationsComposition(t *testing.T) {
 		allocs                    float64
 	}{
 		{"route behind 3+2 middleware", "GET", "/api/users/42", "", 200, 5, 0},
+		{"route behind 3+2+1 middleware", "POST", "/api/users/42", "", 200, 6, 0},
 		{"versioned route", "GET", "/api/users/42", v2, 200, 5, 0},
 		{"406", "GET", "/api/users/42", "application/vnd.acme.v3+json", 406, 5, 0},
 		{"automatic OPTIONS", "OPTIONS", "/api/users/42", "", 204, 5, 0},
 		{"405", "DELETE", "/api/users/42", "", 405, 5, 0},
+		{"405 outside the group", "DELETE", "/health", "", 405, 3, 0},
+		{"automatic OPTIONS outside the group", "OPTIONS", "/health", "", 204, 3, 0},
 		{"404 below the group", "GET", "/api/nowhere", "", 404, 5, 0},
 		{"custom 404", "GET", "/nowhere", "", 404, 3, 0},
 		{"mount", "GET", "/files/x", "", 200, 3, 1},

@@ -66,6 +66,10 @@ func New() *Router { return &Router{} }
 // with [http.Request.PathValue]. It is on by default, as with
 // [http.ServeMux]; storing them allocates. [Param] works either way and does
 // not allocate, so turning this off makes every lookup allocation-free.
+// [Group.PopulatePathValues] overrides it for the routes of a group: turn
+// path values off here and on for the group where a library that reads
+// r.PathValue is mounted, and the rest of the router stays
+// allocation-free.
 func (r *Router) PopulatePathValues(enabled bool) { r.noPathValues.Store(!enabled) }
 
 // DefineConstraint defines a named constraint, usable in the patterns
