@@ -207,8 +207,8 @@ type groupNode struct {
 // them (404, 405, automatic OPTIONS, 406 and redirects) run the group's
 // middleware too, so an authentication middleware answers a stranger's
 // request for /admin/anything before the router tells which routes exist.
-// Two groups with middleware may not cover the same prefix; registering
-// through the second panics.
+// Two groups with different middleware may not cover the same prefix;
+// registering through the second panics.
 //
 // Group panics with an error if the prefix is malformed (a method or
 // blanks, braces in the host, a {$} or {name...} wildcard, or what
@@ -424,6 +424,11 @@ func (r *Router) checkClaims(n *groupNode) ([]*groupNode, error) {
 		}
 		segs := n.prefix.segments[:len(n.prefix.segments)-1]
 		if other := r.roots[n.prefix.host].find(segs); other != nil && other.claim != nil && other.claim != n {
+			if slices.Equal(other.claim.hops, n.hops) {
+				// The same middleware, as for two groups "/v1" made from
+				// one group with middleware: the claim stands for both.
+				continue
+			}
 			return nil, fmt.Errorf("cairn: group %q (made at %s) and group %q (made at %s) both have middleware for the paths below their prefix: "+
 				"register their routes through one group", claimLabel(n), n.loc, claimLabel(other.claim), other.claim.loc)
 		}

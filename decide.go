@@ -250,10 +250,34 @@ func (v *verdict) location(req *http.Request, relative bool) string {
 			if req.URL.RawQuery != "" {
 				ref += "?" + req.URL.RawQuery
 			}
-			return ref
+			return escapeNonASCII(ref)
 		}
 	}
-	return cleanLocation(redirectURL(v.target, req.URL.RawQuery))
+	return escapeNonASCII(cleanLocation(redirectURL(v.target, req.URL.RawQuery)))
+}
+
+// escapeNonASCII returns s with every byte beyond ASCII percent-escaped, as
+// [http.Redirect] writes a Location: a raw query may hold such bytes.
+func escapeNonASCII(s string) string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			n++
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+2*n)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 {
+			b = append(b, '%', hex[c>>4], hex[c&0xf])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // cleanLocation returns the location loc, a path and a query, with the

@@ -519,7 +519,7 @@ func (fx *muxFixture) diff(spec reqSpec) string {
 		// The one known difference between Go versions: see
 		// serveMuxKeepsEscapes. Only redirects of escaped paths and of
 		// CONNECT requests, which are not cleaned, are concerned.
-		if req, err := spec.newRequest(); err == nil && (req.Method == "CONNECT" || strings.Contains(req.URL.EscapedPath(), "%")) {
+		if req, err := spec.newRequest(); err == nil && (req.Method == "CONNECT" || keepsEscapes(req.URL)) {
 			want.Location, want.Pattern = got.Location, got.Pattern
 			gotNoPV.Pattern = got.Pattern
 		}
@@ -556,6 +556,14 @@ func (fx *muxFixture) diff(spec reqSpec) string {
 		}
 	}
 	return b.String()
+}
+
+// keepsEscapes reports whether the escaped path of u holds escapes, or
+// differs from the default encoding of its path: whether Go 1.26's ServeMux
+// and cairn build different redirect locations for it.
+func keepsEscapes(u *url.URL) bool {
+	p := u.EscapedPath()
+	return strings.Contains(p, "%") || p != (&url.URL{Path: u.Path}).EscapedPath()
 }
 
 // isOtherHost reports whether the location loc names a host.

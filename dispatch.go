@@ -162,8 +162,7 @@ func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *
 	case verdictServe:
 		v.rt.handler.ServeHTTP(w, req)
 	case verdictRedirect:
-		id := findIdent(req.Pattern)
-		w.Header()["Location"] = []string{v.location(req, id != nil && id.kind == identRedirectRel)}
+		w.Header()["Location"] = []string{v.location(req, cfg.relative)}
 		cfg.redirect.ServeHTTP(w, req)
 	case verdictReject:
 		cfg.notAcceptable.ServeHTTP(w, req)

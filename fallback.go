@@ -120,6 +120,7 @@ type config struct {
 	redirect      http.Handler // never nil
 	versioning    *versioning
 	slash         SlashPolicy
+	relative      bool // the router is mounted: trailing-slash redirects are relative
 }
 
 // defaultConfig returns the settings of a new router.

@@ -12,8 +12,12 @@ package cairn
 //
 //	GET /users/{id}  (served)      the route serves the request
 //	GET /users/{id}  (redirected)  the request is redirected to a path the route matches
-//	GET /users/{id}  (redirected)  the same, in a mounted router: the location is relative
 //	GET /users/{id}  (rejected)    the route's versions all reject the request: 406
+//
+// A Mount adds two more kinds: the pattern it gives the requests it passes
+// on, with their prefix stripped, and, for a mounted Router, the full
+// pattern of each of its routes ("GET /orgs/{org}/repos/{repo}"), which the
+// outer router's middleware sees.
 //
 // The copies are equal strings, so middleware and handlers see the pattern
 // ServeMux would set, but their bytes live at different addresses, and the
@@ -44,12 +48,11 @@ import (
 type identKind uint8
 
 const (
-	identServe       identKind = iota // the route serves the request
-	identRedirect                     // the request is redirected to a path the route matches
-	identRedirectRel                  // the same, by a mounted Router, with a relative location
-	identReject                       // no version of the route accepts the request (406)
-	identStripped                     // a Mount passes the request on, its prefix stripped
-	identThrough                      // a route of a mounted Router serves the request: the full pattern
+	identServe    identKind = iota // the route serves the request
+	identRedirect                  // the request is redirected to a path the route matches
+	identReject                    // no version of the route accepts the request (406)
+	identStripped                  // a Mount passes the request on, its prefix stripped
+	identThrough                   // a route of a mounted Router serves the request: the full pattern
 )
 
 // String returns the kind's name.
@@ -59,8 +62,6 @@ func (k identKind) String() string {
 		return "serve"
 	case identRedirect:
 		return "redirect"
-	case identRedirectRel:
-		return "redirect (relative)"
 	case identReject:
 		return "reject"
 	case identStripped:

@@ -96,7 +96,10 @@ func (g *Group) mount(prefix string, h http.Handler, loc string) {
 				names = append(names, s.s)
 			}
 		}
+		inner.checkMountNames(pat, names)
+		g.r.registerMount(full, m, g, loc, m)
 		inner.markMounted(pat, names)
+		return
 	}
 	g.r.registerMount(full, m, g, loc, m)
 }

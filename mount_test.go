@@ -240,3 +240,58 @@ GET /orgs/{org}/things/{name} | thing | /orgs/{org}/things/{name} | /orgs/{org}/
 		t.Errorf("ambiguous name: error %v", err)
 	}
 }
+
+// TestMountReviewCases checks mounts in corner cases: a trailing-slash
+// redirect for a method the mounted router lacks, SlashServe into a
+// mounted router as Handler names it, a failed Mount, and sibling groups
+// that share their parent's middleware.
+func TestMountReviewCases(t *testing.T) {
+	inner := cairn.New()
+	inner.TrailingSlash(cairn.SlashRedirect)
+	inner.HandleFunc("GET /users", answer("users"))
+	r := cairn.New()
+	r.Mount("/api", inner)
+	for _, method := range []string{"GET", "POST"} {
+		if _, w := do(t, r, method, "/api/users/"); w.Code != 307 || w.Header().Get("Location") != "../users" {
+			t.Errorf("%s /api/users/: got %d Location %q, want 307 ../users", method, w.Code, w.Header().Get("Location"))
+		}
+	}
+
+	served := cairn.New()
+	served.HandleFunc("GET /{$}", answer("index"))
+	outer := cairn.New()
+	outer.TrailingSlash(cairn.SlashServe)
+	var seen string
+	outer.Use(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { seen = req.Pattern; next.ServeHTTP(w, req) })
+	})
+	outer.Mount("/api", served)
+	_, pattern := outer.Handler(httptest.NewRequest("GET", "/api", nil))
+	do(t, outer, "GET", "/api")
+	if pattern != seen || seen != "GET /api/{$}" {
+		t.Errorf("SlashServe into a mount: Handler names %q, the middleware saw %q; want GET /api/{$}", pattern, seen)
+	}
+
+	// A Mount that fails leaves the router it would have mounted as it was.
+	failing := cairn.New()
+	r2 := cairn.New()
+	r2.HandleFunc("/orgs/{org}/", answer("own"))
+	if msg := panicMessage(func() { r2.Mount("/orgs/{org}", failing) }); msg == "" {
+		t.Fatal("a conflicting Mount did not panic")
+	}
+	failing.HandleFunc("GET /u/{org}/", answer("u")) // the prefix's name is free
+	if _, w := do(t, failing, "GET", "/u/x"); w.Header().Get("Location") != "/u/x/" {
+		t.Errorf("a router whose Mount failed redirects to %q, want the absolute /u/x/", w.Header().Get("Location"))
+	}
+
+	// Two groups made from one group with middleware, with the same prefix.
+	r3 := cairn.New()
+	api := r3.Group("/api", trace("api"))
+	api.Group("/v1").HandleFunc("GET /a", answer("a"))
+	api.Group("/v1").HandleFunc("GET /b", answer("b"))
+	r3.With(trace("w")).Group("/x").HandleFunc("GET /a", answer("a"))
+	r3.With(trace("w")).Group("/y").Mount("/m", http.NotFoundHandler())
+	if got, _ := do(t, r3, "GET", "/api/v1/none"); got.trace != "api" {
+		t.Errorf("404 below the sibling groups: middleware %q, want api", got.trace)
+	}
+}

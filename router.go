@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,18 +37,12 @@ type Router struct {
 	patterns    map[string]*route // the first route of each pattern string, for Path
 	names       map[string]*route // routes by name
 	mounts      []*mounted        // mounts of Routers, in registration order
-	mounted     bool              // r is mounted in a router
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
-
-	// relIDs holds, for a mounted router, the identities of relative
-	// redirects (see verdict.location), by the serving identity of their
-	// route.
-	relIDs ptrTable[ident, ident]
-	tab    *table        // the newest table, published once the router serves
-	edit   *editToken    // the token of the changes before the first request
-	none   *verdictEntry // what Handler returns when no route matches
+	tab        *table        // the newest table, published once the router serves
+	edit       *editToken    // the token of the changes before the first request
+	none       *verdictEntry // what Handler returns when no route matches
 
 	table        atomic.Pointer[table] // the published table; nil until the first request
 	noPathValues atomic.Bool           // do not populate r.PathValue
@@ -142,7 +135,7 @@ func isNil(h http.Handler) bool {
 }
 
 // register registers h for the pattern s through the group g (nil for
-// none), and for a Mount, m; it panics on any error. Every lock it takes is
+// none); it panics on any error. Every lock it takes is
 // released even if a constraint's function panics.
 func (r *Router) register(s string, h http.Handler, g *Group, loc string) {
 	r.registerMount(s, h, g, loc, nil)
@@ -275,6 +268,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 		rt.hops = g.node.hops
 	}
 	rt.entry = &routeEntry{r: r, rt: rt}
+	rt.varyEntry = &routeEntry{r: r, rt: rt, vary: true}
 	n := root.descend(p.segments)
 	n.routes = append(n.routes, rt)
 	r.routes = append(r.routes, rt)
@@ -283,20 +277,10 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	l := newLayout(p, rt.version)
 	rt.serveID = &ident{str: p.str, l: l, owner: r.id, route: idx, kind: identServe}
 	rt.redirectID = newIdent(p.str, l, r.id, idx, identRedirect)
-	ids := []*ident{rt.serveID, rt.redirectID}
-	if r.mounted {
-		ids = append(ids, r.addRelID(rt))
-	}
-	if slices.ContainsFunc(n.routes, func(v *route) bool { return v.version != "" }) {
-		// The routes of the pattern have versions, and may reject
-		// requests (406).
-		for _, v := range n.routes {
-			if v.rejectID == nil {
-				v.rejectID = newIdent(v.pat.str, v.serveID.l, r.id, v.index, identReject)
-				ids = append(ids, v.rejectID)
-			}
-		}
-	}
+	// Every route gets the identity of a 406 answer, since versions of
+	// its pattern may come later: a published route is never changed.
+	rt.rejectID = newIdent(p.str, l, r.id, idx, identReject)
+	ids := []*ident{rt.serveID, rt.redirectID, rt.rejectID}
 	if m != nil {
 		m.attach(r, rt)
 		ids = append(ids, m.stripped)
@@ -323,14 +307,11 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	c.addRoutes(p.host, root, p.segments)
 }
 
-// markMounted notes that r is mounted at prefix, whose wildcards are names,
-// so that its redirects can be relative (see verdict.location) and its
-// patterns do not use those names. It panics if a route of r already uses
-// one.
-func (r *Router) markMounted(prefix *pattern, names []string) {
+// checkMountNames panics if a route of r uses one of names, the wildcards
+// of the prefix it is to be mounted at.
+func (r *Router) checkMountNames(prefix *pattern, names []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.init()
 	for _, name := range names {
 		for _, rt := range r.routes {
 			if rt.pat.hasWildcard(name) {
@@ -339,29 +320,28 @@ func (r *Router) markMounted(prefix *pattern, names []string) {
 			}
 		}
 	}
+}
+
+// markMounted notes that r is mounted at prefix, whose wildcards are names:
+// its patterns may no longer use those names, and its redirects that add
+// or remove a trailing slash are relative (see verdict.location).
+func (r *Router) markMounted(prefix *pattern, names []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.init()
 	for _, name := range names {
 		if r.mountNames == nil {
 			r.mountNames = map[string]string{}
 		}
 		r.mountNames[name] = strings.TrimSuffix(prefix.str, "/")
 	}
-	if r.mounted {
-		return
+	if !r.tab.cfg.relative {
+		c := r.change()
+		cfg := *c.t.cfg
+		cfg.relative = true
+		c.t.cfg = &cfg
+		r.commit(c)
 	}
-	r.mounted = true
-	var ids []*ident
-	for _, rt := range r.routes {
-		ids = append(ids, r.addRelID(rt))
-	}
-	r.addIdents(ids...)
-}
-
-// addRelID makes the identity of the relative redirects to rt and returns
-// it; r.mu is held.
-func (r *Router) addRelID(rt *route) *ident {
-	id := newIdent(rt.pat.str, rt.serveID.l, r.id, rt.index, identRedirectRel)
-	r.relIDs.set(rt.serveID, id)
-	return id
 }
 
 // errNilMiddleware is the error of a nil middleware.

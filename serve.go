@@ -107,12 +107,8 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		}
 		r.setPathValues(req, rt, q)
 	case verdictRedirect:
-		if v.rt == nil {
-			req.Pattern = v.pattern
-		} else if rel := r.relIDs.find(v.rt.serveID); rel != nil && isStripped(req.Pattern) {
-			// A Mount passed the request on: the redirect is relative.
-			req.Pattern = rel.str
-		} else {
+		req.Pattern = v.pattern
+		if v.rt != nil {
 			req.Pattern = v.rt.redirectID.str
 		}
 	case verdictReject:
@@ -126,13 +122,6 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		return
 	}
 	t.dispatch(w, req, v, q)
-}
-
-// isStripped reports whether pattern is the identity a Mount gives the
-// requests it passes on.
-func isStripped(pattern string) bool {
-	id := findIdent(pattern)
-	return id != nil && id.kind == identStripped
 }
 
 // setPathValues stores the values of rt's wildcards in req for
@@ -181,27 +170,34 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 	switch v.kind {
 	case verdictServe:
 		pattern = v.rt.pat.str
-		if m := v.rt.mount; m != nil && m.inner != nil && v.serveAs == "" {
-			if id := m.through(req, &q); id != nil {
+		if m := v.rt.mount; m != nil && m.inner != nil {
+			mq := q
+			if v.serveAs != "" {
+				mq.path, mq.escaped = v.serveAs, true
+			}
+			if id := m.through(req, &mq); id != nil {
 				pattern = id.str
 			}
 		}
-		if v.serveAs != "" {
-			return &verdictEntry{r: r, v: v}, pattern
+		switch {
+		case v.serveAs != "":
+			return &verdictEntry{r: r, v: v, vary: q.varies}, pattern
+		case q.varies:
+			return v.rt.varyEntry, pattern
 		}
 		return v.rt.entry, pattern
 	case verdictNone:
-		if v.serveAs != "" {
-			return &verdictEntry{r: r, v: v}, ""
+		if v.serveAs != "" || q.varies {
+			return &verdictEntry{r: r, v: v, vary: q.varies}, ""
 		}
 	case verdictRedirect:
 		pattern = v.pattern
 		if v.rt != nil {
 			pattern = v.rt.pat.str
 		}
-		return &verdictEntry{r: r, v: v}, pattern
+		return &verdictEntry{r: r, v: v, vary: q.varies}, pattern
 	case verdictReject:
-		return &verdictEntry{r: r, v: v}, v.rt.pat.str
+		return &verdictEntry{r: r, v: v, vary: q.varies}, v.rt.pat.str
 	}
 	return r.none, ""
 }
@@ -209,8 +205,9 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 // A routeEntry serves a request with its route, as the router does once it
 // has chosen the route: it is what [Router.Handler] returns for the route.
 type routeEntry struct {
-	r  *Router
-	rt *route
+	r    *Router
+	rt   *route
+	vary bool // a version was considered: the answer varies with it
 }
 
 // ServeHTTP serves req with e's route.
@@ -218,6 +215,9 @@ func (e *routeEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := e.r.current()
 	var q query
 	t.fillQuery(req, &q)
+	if e.vary {
+		t.cfg.versioning.addVary(w.Header())
+	}
 	v := verdict{kind: verdictServe, rt: e.rt}
 	e.r.serveVerdict(t, w, req, &v, &q)
 }
@@ -226,8 +226,9 @@ func (e *routeEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // v: it is what [Router.Handler] returns when no route serves the request
 // as it is.
 type verdictEntry struct {
-	r *Router
-	v verdict
+	r    *Router
+	v    verdict
+	vary bool // a version was considered: the answer varies with it
 }
 
 // ServeHTTP serves req as e's verdict says.
@@ -235,6 +236,9 @@ func (e *verdictEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := e.r.current()
 	var q query
 	t.fillQuery(req, &q)
+	if e.vary {
+		t.cfg.versioning.addVary(w.Header())
+	}
 	v := e.v
 	e.r.serveVerdict(t, w, req, &v, &q)
 }
@@ -253,7 +257,8 @@ func (t *table) fillQuery(req *http.Request, q *query) {
 
 // Allowed returns the value of the Allow header that the router would send
 // for req's path, such as "GET, HEAD, OPTIONS": the methods of the
-// patterns that match the path, whatever req's method, or "" if none does.
+// patterns that match the path, whatever req's method, or "" if none does
+// (or only patterns without a method, which match every method, do).
 // A middleware that answers CORS preflight requests can read the methods
 // from it; the router sets the Allow header of its 405 and OPTIONS answers
 // only after the middleware has run, so that a middleware that refuses a

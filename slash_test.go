@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"testing"
 
 	"github.com/cairn-go/cairn"
@@ -138,4 +139,32 @@ func TestRedirectsHandler(t *testing.T) {
 	if got, w := do(t, r, "GET", "/a/../tree/"); got.code != 307 || w.Header().Get("Location") != "/tree/" || got.body != "<a href=\"/tree/\">Temporary Redirect</a>.\n\n" {
 		t.Errorf("default redirect: got %+v, Location %q", got, w.Header().Get("Location"))
 	}
+}
+
+// TestRedirectLocationEscapesNonASCII checks that redirect locations hold
+// only ASCII, as ServeMux's do: a query may carry other bytes.
+func TestRedirectLocationEscapesNonASCII(t *testing.T) {
+	r := cairn.New()
+	mux := http.NewServeMux()
+	r.HandleFunc("GET /b", answer("b"))
+	mux.HandleFunc("GET /b", answer("b"))
+	for _, target := range []string{"/a/../b?q=\xdb", "/a/../b?q=caf\xc3\xa9"} {
+		req := &http.Request{Method: "GET", URL: mustParseURL(t, target), Host: "a.com", Header: http.Header{}, RequestURI: target}
+		got, want := httptest.NewRecorder(), httptest.NewRecorder()
+		r.ServeHTTP(got, req)
+		mux.ServeHTTP(want, req)
+		if got.Header().Get("Location") != want.Header().Get("Location") {
+			t.Errorf("%q: Location %q, ServeMux's %q", target, got.Header().Get("Location"), want.Header().Get("Location"))
+		}
+	}
+}
+
+// mustParseURL parses a request target.
+func mustParseURL(tb testing.TB, target string) *url.URL {
+	tb.Helper()
+	u, err := url.ParseRequestURI(target)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return u
 }

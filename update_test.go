@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -196,6 +197,101 @@ func TestIncrementalTables(t *testing.T) {
 			if got := dumpTable(s.t); got != s.dump {
 				t.Fatalf("seed %d: published table %d changed after later registrations:\n%s\nwas:\n%s", seed, i, got, s.dump)
 			}
+		}
+	}
+}
+
+// fingerprint describes everything reachable from v by reflection, as far
+// as a later registration could change it: pointers by address, values by
+// content. It does not follow what a table shares on purpose and never
+// reads as part of a lookup (the router, group nodes, mounts, the settings
+// and the cache of Allow values).
+func fingerprint(v any) string {
+	skip := map[reflect.Type]bool{
+		reflect.TypeFor[*Router]():     true,
+		reflect.TypeFor[*groupNode]():  true,
+		reflect.TypeFor[*mounted]():    true,
+		reflect.TypeFor[*allowCache](): true,
+		reflect.TypeFor[*config]():     true,
+	}
+	var b strings.Builder
+	seen := map[uintptr]bool{}
+	var walk func(x reflect.Value, path string)
+	walk = func(x reflect.Value, path string) {
+		if skip[x.Type()] {
+			return
+		}
+		switch x.Kind() {
+		case reflect.Pointer:
+			fmt.Fprintf(&b, "%s=%#x\n", path, x.Pointer())
+			if !x.IsNil() && !seen[x.Pointer()] {
+				seen[x.Pointer()] = true
+				walk(x.Elem(), path+"*")
+			}
+		case reflect.Struct:
+			for i := range x.NumField() {
+				walk(x.Field(i), path+"."+x.Type().Field(i).Name)
+			}
+		case reflect.Slice, reflect.Array:
+			fmt.Fprintf(&b, "%s len=%d\n", path, x.Len())
+			for i := range x.Len() {
+				walk(x.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			}
+		case reflect.Map:
+			keys := x.MapKeys()
+			slices.SortFunc(keys, func(a, c reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(c)) })
+			fmt.Fprintf(&b, "%s len=%d\n", path, len(keys))
+			for _, k := range keys {
+				walk(x.MapIndex(k), fmt.Sprintf("%s[%v]", path, k))
+			}
+		case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		default:
+			fmt.Fprintf(&b, "%s=%v\n", path, x)
+		}
+	}
+	walk(reflect.ValueOf(v), "table")
+	return b.String()
+}
+
+// TestPublishedTablesUnchanged registers routes of every kind into a
+// serving router and checks, after each round, that nothing reachable from
+// the table published before the round changed: routes, leaves, nodes,
+// maps and identities included.
+func TestPublishedTablesUnchanged(t *testing.T) {
+	r := New()
+	h := http.NotFoundHandler()
+	nop := func(next http.Handler) http.Handler { return next }
+	register := func(i int) {
+		r.Handle(fmt.Sprintf("GET /s/%d", i), h)
+		r.Handle(fmt.Sprintf("POST /s/%d", i), h)
+		r.Handle(fmt.Sprintf("GET /w/k%d/{x}", i), h)
+		r.Handle(fmt.Sprintf("h%d.example.com/a/%d", i%3, i), h)
+		r.Handle(fmt.Sprintf("M%d /m/{x}", i), h)
+		r.Handle(fmt.Sprintf("GET /c/{n:[a-z]%d}/x", i), h)
+		r.Version(fmt.Sprintf("v%d", i)).Handle("GET /v/{id}", h)
+		r.Handle(fmt.Sprintf("GET /q/%d", i), h)
+		r.Version("v1").Handle(fmt.Sprintf("GET /q/%d", i), h)
+		r.Group(fmt.Sprintf("/g%d", i), nop).Handle("GET /x", h)
+		if i%7 == 0 {
+			inner := New()
+			inner.Handle("GET /z", h)
+			r.Mount(fmt.Sprintf("/mount%d", i), inner)
+		}
+	}
+	register(0)
+	r.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/s/0", nil))
+	for round := 1; round < 40; round++ {
+		published := r.current()
+		before := fingerprint(published)
+		register(round)
+		if after := fingerprint(published); after != before {
+			bl, al := strings.Split(before, "\n"), strings.Split(after, "\n")
+			for i := range min(len(bl), len(al)) {
+				if bl[i] != al[i] {
+					t.Fatalf("round %d: the published table changed:\n\twas %s\n\tnow %s", round, bl[i], al[i])
+				}
+			}
+			t.Fatalf("round %d: the published table changed", round)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cairn_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -273,6 +274,34 @@ func TestVersionSlashAndOrder(t *testing.T) {
 		if got.code != tt.code || got.body != tt.body || w.Header().Get("Location") != tt.location {
 			t.Errorf("GET %s Accept %q: got %d %q Location %q, want %d %q Location %q",
 				tt.target, tt.accept, got.code, got.body, w.Header().Get("Location"), tt.code, tt.body, tt.location)
+		}
+	}
+}
+
+// TestHandlerVary checks that the handler Handler returns sets the Vary
+// header of versions as ServeHTTP does.
+func TestHandlerVary(t *testing.T) {
+	r := cairn.New()
+	r.Versioning(cairn.Versioning{Vendor: "acme"})
+	r.HandleFunc("GET /u/{id}", answer("v0"))
+	r.Version("v2").HandleFunc("GET /u/{id}", answer("v2"))
+	for _, accept := range []string{"", "application/vnd.acme.v2+json", "application/vnd.acme.v9+json"} {
+		req := httptest.NewRequest("GET", "/u/1", nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		direct := httptest.NewRecorder()
+		r.ServeHTTP(direct, req)
+		req = httptest.NewRequest("GET", "/u/1", nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		h, _ := r.Handler(req)
+		via := httptest.NewRecorder()
+		h.ServeHTTP(via, req)
+		if via.Code != direct.Code || via.Header().Get("Vary") != direct.Header().Get("Vary") || via.Body.String() != direct.Body.String() {
+			t.Errorf("Accept %q: Handler's handler %d Vary %q %q, ServeHTTP %d Vary %q %q", accept,
+				via.Code, via.Header().Get("Vary"), via.Body, direct.Code, direct.Header().Get("Vary"), direct.Body)
 		}
 	}
 }
