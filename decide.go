@@ -58,6 +58,9 @@ type verdict struct {
 	// serveAs is, for a request served under SlashServe, the escaped path
 	// of the other form, which a copy of the request is served with.
 	serveAs string
+	// recheck is set on a verdictNone that resolve took from r.Pattern
+	// without a lookup: the answer checks that no route serves the request.
+	recheck bool
 }
 
 // decide decides what to do with req, using q, which it fills in.

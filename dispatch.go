@@ -71,10 +71,7 @@ func (t *table) resolve(req *http.Request, q *query) verdict {
 		// OPTIONS, which answer tells apart; unless a middleware changed
 		// the path so that a route now serves it.
 		if t.fillQuery(req, q); isClean(q.path) && (t.cfg.slash == SlashStrict || !strings.HasSuffix(q.path, "/")) {
-			if t.match(q.host, q.path, false, q) != nil {
-				return verdict{kind: verdictNotFound}
-			}
-			return verdict{kind: verdictNone}
+			return verdict{kind: verdictNone, recheck: true}
 		}
 	}
 	v := t.decide(req, q)
@@ -169,6 +166,11 @@ func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *
 	case verdictNotFound:
 		cfg.notFound.ServeHTTP(w, req)
 	default:
+		if v.recheck && t.match(q.host, q.path, false, q) != nil {
+			// A middleware made the request routable: see resolve.
+			cfg.notFound.ServeHTTP(w, req)
+			return
+		}
 		allowed := t.allowed(q.host, q.path, q.escaped)
 		if allowed.set == 0 {
 			cfg.notFound.ServeHTTP(w, req)
