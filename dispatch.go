@@ -118,37 +118,34 @@ type groupHop struct{ g *groupNode }
 func (h groupHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := h.g.r.current()
 	if rt := t.servedRoute(req); rt != nil {
-		h.next(w, req, rt.hops, rt.handler)
+		if next := h.next(rt.hops); next != nil {
+			next.entry.ServeHTTP(w, req)
+			return
+		}
+		rt.handler.ServeHTTP(w, req)
 		return
 	}
 	var q query
 	v := t.resolve(req, &q)
-	hops := t.hops(&v, &q)
-	for i, g := range hops {
-		if g == h.g {
-			if i+1 < len(hops) {
-				hops[i+1].entry.ServeHTTP(w, req)
-				return
-			}
-			break
-		}
+	if next := h.next(t.hops(&v, &q)); next != nil {
+		next.entry.ServeHTTP(w, req)
+		return
 	}
 	t.answer(w, req, &v, &q)
 }
 
-// next serves req with the chain that follows h's group in hops, or with
-// last if h's group is the last.
-func (h groupHop) next(w http.ResponseWriter, req *http.Request, hops []*groupNode, last http.Handler) {
+// next returns the group that follows h's in hops, or nil if h's group is
+// the last (or, after a middleware changed the request, not there).
+func (h groupHop) next(hops []*groupNode) *groupNode {
 	for i, g := range hops {
 		if g == h.g {
 			if i+1 < len(hops) {
-				hops[i+1].entry.ServeHTTP(w, req)
-				return
+				return hops[i+1]
 			}
-			break
+			return nil
 		}
 	}
-	last.ServeHTTP(w, req)
+	return nil
 }
 
 // answer serves req as v says, with no more middleware: the route's
