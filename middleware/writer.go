@@ -1,0 +1,265 @@
+package middleware
+
+// This file holds the response writer that the middleware of this package,
+// and cairn's compress and metrics packages, share.
+//
+// Logging and metrics need the status and the size of a response, recovery
+// needs to know whether anything went to the client, and compression must
+// see the body before it goes. Each would otherwise wrap the ResponseWriter
+// in its own type, so a request through all of them would pass three
+// wrappers, each allocated per request. Instead the first of them to see a
+// request takes a Writer from a pool with [Acquire] and the others find it:
+// Acquire returns the same Writer when it is handed one. The one that took
+// it releases it when the request is done.
+//
+// Invariant: a Writer is used by one request at a time, from the
+// goroutine(s) its handler writes from, as any ResponseWriter is.
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+)
+
+// A Writer is an [http.ResponseWriter] that records what the handler sent:
+// the status code and the number of body bytes. It may hold a [Filter]
+// that rewrites the body on its way to the client, as compression does.
+//
+// A Writer keeps the optional interfaces of the ResponseWriter under it
+// reachable: it has Flush, FlushError, Hijack and ReadFrom methods, and
+// Unwrap, so [http.ResponseController] works through it. Flush and Hijack
+// report [http.ErrNotSupported] (FlushError, Hijack) when the writer under
+// it cannot do them.
+type Writer struct {
+	rw       http.ResponseWriter
+	filter   Filter
+	status   int   // the final status code the handler sent, or 0
+	written  int64 // body bytes the handler wrote
+	sent     bool  // the header went to rw
+	hijacked bool
+
+	id string // the request ID; see RequestID
+}
+
+var writerPool = sync.Pool{New: func() any { return new(Writer) }}
+
+// Acquire returns w as a *Writer. If w is one, Acquire returns it and
+// owned is false: a middleware further out took it, and will release it.
+// Otherwise Acquire returns a Writer from a pool around w, and owned is
+// true: the caller must call [Writer.Release] once the handlers it passes
+// the Writer to have returned, and must not use the Writer after that.
+//
+// Acquire allocates nothing once the pool is warm.
+func Acquire(w http.ResponseWriter) (wr *Writer, owned bool) {
+	if wr, ok := w.(*Writer); ok {
+		return wr, false
+	}
+	wr = writerPool.Get().(*Writer)
+	wr.rw = w
+	return wr, true
+}
+
+// Release returns w to the pool. Only the caller that Acquire told it owns w
+// may release it.
+func (w *Writer) Release() {
+	*w = Writer{}
+	writerPool.Put(w)
+}
+
+// Header returns the header map of the ResponseWriter under w.
+func (w *Writer) Header() http.Header { return w.rw.Header() }
+
+// WriteHeader records code and sends it, through the filter if w has one.
+// Informational codes (1xx other than 101) go straight to the client and
+// are not recorded; a second final code is ignored, as net/http ignores it.
+func (w *Writer) WriteHeader(code int) {
+	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+		w.rw.WriteHeader(code)
+		return
+	}
+	if w.status != 0 {
+		return
+	}
+	w.status = code
+	if w.filter != nil {
+		w.filter.WriteHeader(code)
+		return
+	}
+	w.SendHeader(code)
+}
+
+// SendHeader sends code to the client. It is for a [Filter], which
+// decides when the header goes; handlers call WriteHeader.
+func (w *Writer) SendHeader(code int) {
+	w.sent = true
+	w.rw.WriteHeader(code)
+}
+
+// SendBody writes p to the client. It is for a [Filter]; handlers call
+// Write. The filter must have sent the header first.
+func (w *Writer) SendBody(p []byte) (int, error) { return w.rw.Write(p) }
+
+// Write writes p as part of the body, after sending the status 200 if the
+// handler sent none.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	w.written += int64(len(p))
+	if w.filter != nil {
+		return w.filter.Write(p)
+	}
+	return w.rw.Write(p)
+}
+
+// WriteString is Write for a string, so that [io.WriteString] need not
+// copy it, unless w has a filter that is not an [io.StringWriter].
+func (w *Writer) WriteString(s string) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	w.written += int64(len(s))
+	switch f := w.filter.(type) {
+	case nil:
+		return io.WriteString(w.rw, s)
+	case io.StringWriter:
+		return f.WriteString(s)
+	default:
+		return f.Write([]byte(s))
+	}
+}
+
+// ReadFrom copies src into the body. Without a filter it hands src to the
+// ResponseWriter under w when that is an [io.ReaderFrom], so net/http can
+// use sendfile for files.
+func (w *Writer) ReadFrom(src io.Reader) (int64, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	var n int64
+	var err error
+	if rf, ok := w.rw.(io.ReaderFrom); ok && w.filter == nil {
+		n, err = rf.ReadFrom(src)
+	} else {
+		// Optimization: bodyWriter hides ReadFrom, so io.Copy does not
+		// come back here, and is a pointer, so the conversion to
+		// io.Writer allocates nothing.
+		n, err = io.Copy((*bodyWriter)(w), src)
+		return n, err // bodyWriter counted the bytes
+	}
+	w.written += n
+	return n, err
+}
+
+// A bodyWriter is a Writer seen only as an io.Writer.
+type bodyWriter Writer
+
+func (b *bodyWriter) Write(p []byte) (int, error) { return (*Writer)(b).Write(p) }
+
+// FlushError sends what is buffered to the client: the header (status 200
+// if the handler sent none), what the filter holds, and what the
+// ResponseWriter under w holds. It returns [http.ErrNotSupported] if that
+// ResponseWriter cannot flush.
+func (w *Writer) FlushError() error {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.filter != nil {
+		if err := w.filter.Flush(); err != nil {
+			return err
+		}
+	}
+	return http.NewResponseController(w.rw).Flush()
+}
+
+// Flush is FlushError for callers that use [http.Flusher].
+func (w *Writer) Flush() { _ = w.FlushError() }
+
+// Hijack hands the connection over to the caller, as [http.Hijacker]
+// does, if the ResponseWriter under w can.
+func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(w.rw).Hijack()
+	if err == nil {
+		w.hijacked = true
+	}
+	return c, rw, err
+}
+
+// Unwrap returns the ResponseWriter under w, for [http.ResponseController].
+func (w *Writer) Unwrap() http.ResponseWriter { return w.rw }
+
+// Status returns the status code of the response: the code the handler
+// sent, or 200 if it sent none (net/http sends 200 for a handler that
+// writes nothing), or 0 if the connection was hijacked before any was sent.
+func (w *Writer) Status() int {
+	if w.status == 0 && !w.hijacked {
+		return http.StatusOK
+	}
+	return w.status
+}
+
+// Written returns the number of body bytes the handler wrote, before any
+// filter (such as compression) changed them.
+func (w *Writer) Written() int64 { return w.written }
+
+// Sent reports whether the header has gone to the client. Until then the
+// response can still be started over.
+func (w *Writer) Sent() bool { return w.sent }
+
+// Hijacked reports whether the handler took the connection over.
+func (w *Writer) Hijacked() bool { return w.hijacked }
+
+// RequestID returns the ID the [RequestID] middleware gave the request,
+// or "" if it did not run.
+func (w *Writer) RequestID() string { return w.id }
+
+// SetFilter makes f the filter the body passes through, and returns the
+// filter it replaces. Set it before the handler writes, and put the old one
+// back (usually nil) when the handler has returned; a filter of nil sends
+// the body as the handler writes it.
+func (w *Writer) SetFilter(f Filter) (old Filter) {
+	old, w.filter = w.filter, f
+	return old
+}
+
+// Filter returns the filter w holds, or nil.
+func (w *Writer) Filter() Filter { return w.filter }
+
+// restart forgets the response so far, so that another can be written in
+// its place, and reports whether it could: it cannot once the header has
+// gone to the client.
+func (w *Writer) restart() bool {
+	if w.sent || w.hijacked {
+		return false
+	}
+	if w.filter != nil {
+		w.filter.Reset()
+	}
+	w.status, w.written = 0, 0
+	return true
+}
+
+// A Filter rewrites a response body on its way from a [Writer] to the
+// client; cairn's compress package is one. The Writer calls it from the
+// handler's goroutine, in this order: WriteHeader once, with the handler's
+// final status code; then Write and Flush any number of times. The filter
+// decides when the header goes to the client, with [Writer.SendHeader], and
+// sends the body with [Writer.SendBody]. Whoever installs the filter ends
+// the body once the handler returns (a compressor writes its trailer) and
+// removes the filter with [Writer.SetFilter].
+type Filter interface {
+	// WriteHeader receives the handler's status code. The filter may
+	// change the header map before it sends the code.
+	WriteHeader(code int)
+	// Write receives body bytes, and reports len(p) unless sending fails.
+	Write(p []byte) (int, error)
+	// Flush sends everything the filter holds: the header, if it is still
+	// held, and the body so far.
+	Flush() error
+	// Reset drops the header and the body the filter holds and has not
+	// sent, so that the response can be started over; the Writer calls it
+	// only while nothing has gone to the client.
+	Reset()
+}

@@ -1,0 +1,203 @@
+package middleware_test
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/cairn-go/cairn/middleware"
+)
+
+func TestAcquireShares(t *testing.T) {
+	rec := httptest.NewRecorder()
+	wr, owned := middleware.Acquire(rec)
+	if !owned {
+		t.Fatal("Acquire of a recorder: owned = false, want true")
+	}
+	again, owned2 := middleware.Acquire(wr)
+	if again != wr || owned2 {
+		t.Fatalf("Acquire of a Writer: got %p, %v; want %p, false", again, owned2, wr)
+	}
+	wr.Release()
+}
+
+func TestWriterRecords(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		h          func(w http.ResponseWriter)
+		wantStatus int
+		wantBytes  int64
+		wantBody   string
+		wantSent   bool
+	}{
+		{"nothing written", func(w http.ResponseWriter) {}, 200, 0, "", false},
+		{"write", func(w http.ResponseWriter) { io.WriteString(w, "hello") }, 200, 5, "hello", true},
+		{"status", func(w http.ResponseWriter) { w.WriteHeader(404); w.Write([]byte("no")) }, 404, 2, "no", true},
+		{"second status ignored", func(w http.ResponseWriter) { w.WriteHeader(201); w.WriteHeader(500) }, 201, 0, "", true},
+		{"informational first", func(w http.ResponseWriter) { w.WriteHeader(103); w.WriteHeader(204) }, 204, 0, "", true},
+		{"read from", func(w http.ResponseWriter) { w.(io.ReaderFrom).ReadFrom(strings.NewReader("abc")) }, 200, 3, "abc", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			wr, _ := middleware.Acquire(rec)
+			defer wr.Release()
+			tt.h(wr)
+			if got := wr.Status(); got != tt.wantStatus {
+				t.Errorf("Status() = %d, want %d", got, tt.wantStatus)
+			}
+			if got := wr.Written(); got != tt.wantBytes {
+				t.Errorf("Written() = %d, want %d", got, tt.wantBytes)
+			}
+			if got := wr.Sent(); got != tt.wantSent {
+				t.Errorf("Sent() = %v, want %v", got, tt.wantSent)
+			}
+			if got := rec.Body.String(); got != tt.wantBody {
+				t.Errorf("body = %q, want %q", got, tt.wantBody)
+			}
+			if tt.wantSent && rec.Code != tt.wantStatus && rec.Code != 103 { // the recorder keeps a 1xx code
+				t.Errorf("recorded code = %d, want %d", rec.Code, tt.wantStatus)
+			}
+		})
+	}
+}
+
+// upper is a Filter that upper-cases the body and holds it until Flush or
+// the end, to test the Writer's calls into a filter.
+type upper struct {
+	w    *middleware.Writer
+	code int
+	buf  []byte
+}
+
+func (u *upper) WriteHeader(code int) { u.code = code }
+func (u *upper) Write(p []byte) (int, error) {
+	u.buf = append(u.buf, strings.ToUpper(string(p))...)
+	return len(p), nil
+}
+func (u *upper) Reset()       { u.code, u.buf = 0, nil }
+func (u *upper) Flush() error { return u.end() }
+func (u *upper) end() error {
+	if !u.w.Sent() {
+		u.w.SendHeader(u.code)
+	}
+	_, err := u.w.SendBody(u.buf)
+	u.buf = u.buf[:0]
+	return err
+}
+
+func TestWriterFilter(t *testing.T) {
+	rec := httptest.NewRecorder()
+	wr, _ := middleware.Acquire(rec)
+	defer wr.Release()
+	f := &upper{w: wr}
+	if old := wr.SetFilter(f); old != nil {
+		t.Fatalf("SetFilter on a new Writer returned %v, want nil", old)
+	}
+	wr.WriteHeader(202)
+	io.WriteString(wr, "abc")
+	if wr.Sent() {
+		t.Fatal("Sent() = true while the filter holds the header")
+	}
+	wr.Write([]byte("def"))
+	if err := f.end(); err != nil {
+		t.Fatal(err)
+	}
+	wr.SetFilter(nil)
+	if rec.Code != 202 || rec.Body.String() != "ABCDEF" {
+		t.Errorf("got %d %q, want 202 \"ABCDEF\"", rec.Code, rec.Body.String())
+	}
+	if wr.Written() != 6 {
+		t.Errorf("Written() = %d, want 6 (bytes before the filter)", wr.Written())
+	}
+}
+
+func TestWriterResponseController(t *testing.T) {
+	flushed := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wr, owned := middleware.Acquire(w)
+		if owned {
+			defer wr.Release()
+		}
+		rc := http.NewResponseController(wr)
+		io.WriteString(wr, "first\n")
+		if err := rc.Flush(); err != nil {
+			t.Errorf("Flush through the Writer: %v", err)
+		}
+		<-flushed
+		io.WriteString(wr, "second\n")
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	line, err := br.ReadString('\n')
+	if err != nil || line != "first\n" {
+		t.Fatalf("before the handler returned: got %q, %v; want the flushed line", line, err)
+	}
+	close(flushed)
+	rest, _ := io.ReadAll(br)
+	if string(rest) != "second\n" {
+		t.Errorf("rest = %q", rest)
+	}
+}
+
+func TestWriterHijack(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wr, owned := middleware.Acquire(w)
+		if owned {
+			defer wr.Release()
+		}
+		conn, buf, err := http.NewResponseController(wr).Hijack()
+		if err != nil {
+			t.Errorf("Hijack through the Writer: %v", err)
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi")
+		buf.Flush()
+		if !wr.Hijacked() || wr.Status() != 0 {
+			t.Errorf("after Hijack: Hijacked() = %v, Status() = %d; want true, 0", wr.Hijacked(), wr.Status())
+		}
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "hi" {
+		t.Errorf("body = %q, want \"hi\"", body)
+	}
+
+	// A recorder cannot be hijacked: the error says so.
+	wr, _ := middleware.Acquire(httptest.NewRecorder())
+	defer wr.Release()
+	if _, _, err := wr.Hijack(); !errors.Is(err, http.ErrNotSupported) {
+		t.Errorf("Hijack of a recorder: %v, want http.ErrNotSupported", err)
+	}
+	var _ net.Conn
+}
+
+func TestWriterAllocs(t *testing.T) {
+	d := newDiscard()
+	body := []byte("hello")
+	allocs := testing.AllocsPerRun(100, func() {
+		d.reset()
+		wr, _ := middleware.Acquire(d)
+		wr.WriteHeader(200)
+		wr.Write(body)
+		wr.Release()
+	})
+	if allocs != 0 {
+		t.Errorf("Acquire, write, Release: %v allocations, want 0", allocs)
+	}
+}
