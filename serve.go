@@ -82,6 +82,7 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 // describes, and serves it: through the middleware after routing, then
 // through the groups' middleware, and then the route or the answer.
 func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request, v *verdict, q *query) {
+	orig := req
 	if v.serveAs != "" {
 		// SlashServe: a copy of the request with the other form's path.
 		req = withPath(req, v.serveAs)
@@ -116,6 +117,11 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		r.setPathValues(req, v.rt, q)
 	default:
 		req.Pattern = ""
+	}
+	if orig != req {
+		// Middleware around the router reads the pattern of the request
+		// it passed in, as with every other answer.
+		orig.Pattern = req.Pattern
 	}
 	if post := t.cfg.post; len(post) > 0 {
 		post[0].entry.ServeHTTP(w, req)

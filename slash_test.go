@@ -168,3 +168,20 @@ func mustParseURL(tb testing.TB, target string) *url.URL {
 	}
 	return u
 }
+
+// TestSlashServePattern checks that a wrapper around the router reads the
+// pattern from the request it passed in when the route serves the other
+// form of the path, as it does for every other answer.
+func TestSlashServePattern(t *testing.T) {
+	r := cairn.New()
+	r.TrailingSlash(cairn.SlashServe)
+	r.HandleFunc("GET /users", func(w http.ResponseWriter, req *http.Request) {})
+	req := httptest.NewRequest("GET", "/users/", nil)
+	r.ServeHTTP(httptest.NewRecorder(), req)
+	if req.Pattern != "GET /users" {
+		t.Errorf("req.Pattern after serving /users/ = %q, want %q", req.Pattern, "GET /users")
+	}
+	if req.URL.Path != "/users/" {
+		t.Errorf("the caller's request was changed: path %q", req.URL.Path)
+	}
+}
