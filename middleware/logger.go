@@ -28,6 +28,16 @@ type LoggerOptions struct {
 //	duration     the time the handler took
 //	request_id   the ID [RequestID] gave the request, if it ran
 //	remote       the client's address, r.RemoteAddr
+//	aborted      true, only if the handler panicked and nothing turned
+//	             the panic into an answer (see [Recover])
+//
+// The status is 0 for a connection the handler hijacked without writing a
+// status through the response writer (a WebSocket upgrade written on the
+// connection itself), and 500 for an aborted response of which nothing had
+// been sent (net/http closes the connection). The record reflects what
+// passed through the Logger: put middleware that answers on its own (a
+// throttle's 429, a timeout's 504) inside it, in the same Use call after
+// it or in a group.
 //
 // Under a cairn Router, add Logger with Use, so that it sees the pattern
 // the Router matched, the full one through mounts; wrapped around the whole
@@ -66,22 +76,43 @@ func Logger(l *slog.Logger, opts *LoggerOptions) func(http.Handler) http.Handler
 				defer wr.Release()
 			}
 			start := time.Now()
+			returned := false
+			defer func() {
+				if !returned {
+					// The handler panicked, and nothing further in
+					// turned the panic into an answer: the response is
+					// aborted. Log it before the panic goes on up.
+					logRequest(ctx, ll, level, o.Message, r, wr, time.Since(start), true)
+				}
+			}()
 			next.ServeHTTP(wr, r)
-			logRequest(ctx, ll, level, o.Message, r, wr, time.Since(start))
+			returned = true
+			logRequest(ctx, ll, level, o.Message, r, wr, time.Since(start), false)
 		})
 	}
 }
 
-// logRequest writes the record of one request.
-func logRequest(ctx context.Context, l *slog.Logger, level slog.Level, msg string, r *http.Request, wr *Writer, d time.Duration) {
-	l.LogAttrs(ctx, level, msg,
+// logRequest writes the record of one request; aborted says that its
+// handler panicked.
+func logRequest(ctx context.Context, l *slog.Logger, level slog.Level, msg string, r *http.Request, wr *Writer, d time.Duration, aborted bool) {
+	status := wr.Status()
+	if aborted && !wr.Sent() {
+		status = http.StatusInternalServerError // what the client is told, as the server closes the connection
+	}
+	attrs := [...]slog.Attr{
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),
 		slog.String("pattern", r.Pattern),
-		slog.Int("status", wr.Status()),
+		slog.Int("status", status),
 		slog.Int64("bytes", wr.Written()),
 		slog.Duration("duration", d),
 		slog.String("request_id", wr.RequestID()),
 		slog.String("remote", r.RemoteAddr),
-	)
+		slog.Bool("aborted", true),
+	}
+	n := len(attrs) - 1
+	if aborted {
+		n++
+	}
+	l.LogAttrs(ctx, level, msg, attrs[:n]...)
 }

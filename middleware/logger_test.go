@@ -149,3 +149,55 @@ func BenchmarkLogger(b *testing.B) {
 		})
 	}
 }
+
+// TestLoggerAborted checks that a request whose handler panics without a
+// Recover inside the Logger is logged before the panic goes on.
+func TestLoggerAborted(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		h          http.HandlerFunc
+		wantStatus float64
+	}{
+		{"nothing sent", func(w http.ResponseWriter, r *http.Request) { panic(http.ErrAbortHandler) }, 500},
+		{"partly sent", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "partial")
+			panic("late")
+		}, 200},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			h := middleware.Logger(slog.New(slog.NewJSONHandler(&buf, nil)), nil)(tt.h)
+			func() {
+				defer func() { recover() }()
+				serve(t, h, httptest.NewRequest("GET", "/x", nil))
+			}()
+			recs := records(t, &buf)
+			if len(recs) != 1 || recs[0]["status"] != tt.wantStatus || recs[0]["aborted"] != true {
+				t.Errorf("records = %v, want one with status %v and aborted true", recs, tt.wantStatus)
+			}
+		})
+	}
+}
+
+// unwrapper is a response writer wrapper of another package, with Unwrap,
+// as otelhttp's and gorilla's are.
+type unwrapper struct{ http.ResponseWriter }
+
+func (u unwrapper) Unwrap() http.ResponseWriter { return u.ResponseWriter }
+
+// TestLoggerRequestIDThroughWrapper checks that the Logger finds the
+// request ID when another package's wrapper sits between it and RequestID.
+func TestLoggerRequestIDThroughWrapper(t *testing.T) {
+	var buf bytes.Buffer
+	wrap := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { next.ServeHTTP(unwrapper{w}, r) })
+	}
+	h := middleware.RequestID(nil)(wrap(middleware.Logger(slog.New(slog.NewJSONHandler(&buf, nil)), nil)(http.NotFoundHandler())))
+	req := httptest.NewRequest("GET", "/", nil)
+	req.Header.Set("X-Request-Id", "abc")
+	rec := serve(t, h, req)
+	recs := records(t, &buf)
+	if len(recs) != 1 || recs[0]["request_id"] != "abc" || rec.Header().Get("X-Request-Id") != "abc" {
+		t.Errorf("records = %v, response ID %q; want the ID abc in both", recs, rec.Header().Get("X-Request-Id"))
+	}
+}

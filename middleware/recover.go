@@ -18,8 +18,9 @@ type RecoverOptions struct {
 	// default is a plain-text 500 Internal Server Error. A JSON API puts
 	// its own error document here. It runs only if nothing of the response
 	// had reached the client; the response's header map still holds what
-	// the panicking handler set, except Content-Length, Content-Encoding
-	// and ETag, which Recover removes.
+	// the panicking handler set, except Content-Length, ETag and a
+	// Content-Encoding, which Recover removes (a Content-Encoding that a
+	// compressor around Recover set stays).
 	Handler http.Handler
 }
 
@@ -55,9 +56,13 @@ func Recover(opts *RecoverOptions) func(http.Handler) http.Handler {
 			if owned {
 				defer wr.Release()
 			}
+			// A Content-Encoding set further out, by a compressor
+			// around this middleware, stays when the response is
+			// started over; one the handler set goes.
+			ce := wr.Header()["Content-Encoding"]
 			defer func() {
 				if v := recover(); v != nil {
-					recovered(o, wr, r, v)
+					recovered(o, wr, r, v, ce)
 				}
 			}()
 			next.ServeHTTP(wr, r)
@@ -65,8 +70,9 @@ func Recover(opts *RecoverOptions) func(http.Handler) http.Handler {
 	}
 }
 
-// recovered handles the panic v of the handler for r.
-func recovered(o RecoverOptions, wr *Writer, r *http.Request, v any) {
+// recovered handles the panic v of the handler for r. ce is the
+// Content-Encoding the response had before the handler ran.
+func recovered(o RecoverOptions, wr *Writer, r *http.Request, v any, ce []string) {
 	if v == http.ErrAbortHandler {
 		panic(v)
 	}
@@ -89,7 +95,11 @@ func recovered(o RecoverOptions, wr *Writer, r *http.Request, v any) {
 	}
 	h := wr.Header()
 	h.Del("Content-Length")
-	h.Del("Content-Encoding")
 	h.Del("Etag")
+	if ce == nil {
+		h.Del("Content-Encoding")
+	} else {
+		h["Content-Encoding"] = ce
+	}
 	o.Handler.ServeHTTP(wr, r)
 }

@@ -149,3 +149,31 @@ func TestRecoverAllocs(t *testing.T) {
 		t.Errorf("Recover without a panic: %v allocations, want 0", allocs)
 	}
 }
+
+// TestRecoverKeepsOuterEncoding checks that a Content-Encoding set by a
+// compressor around Recover survives the 500, while one the handler set
+// goes.
+func TestRecoverKeepsOuterEncoding(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		outer bool
+		want  string
+	}{{"set by an outer compressor", true, "gzip"}, {"set by the handler", false, ""}} {
+		var h http.Handler = middleware.Recover(&middleware.RecoverOptions{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})(
+			http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Encoding", "gzip")
+				panic("boom")
+			}))
+		if tt.outer {
+			inner := h
+			h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Encoding", "gzip")
+				inner.ServeHTTP(w, r)
+			})
+		}
+		rec := serve(t, h, httptest.NewRequest("GET", "/", nil))
+		if got := rec.Header().Get("Content-Encoding"); rec.Code != 500 || got != tt.want {
+			t.Errorf("%s: %d with Content-Encoding %q, want 500 with %q", tt.name, rec.Code, got, tt.want)
+		}
+	}
+}

@@ -33,8 +33,9 @@ const MaxRequestIDLength = 128
 //
 // The ID is put in the request's header, so handlers read it with
 // r.Header.Get("X-Request-Id") and a proxy passes it on; in the response's
-// header, so the client sees it; and in the shared [Writer], where [Logger]
-// finds it.
+// header, set when the status is sent (so that a proxied response that
+// echoes the same ID does not carry it twice), so the client sees it; and
+// in the shared [Writer], where [Logger] finds it.
 //
 // Allocation: one 48-byte object for a generated ID (the ID and its
 // header value); nothing for a well-formed incoming ID.
@@ -58,18 +59,22 @@ func RequestID(opts *RequestIDOptions) func(http.Handler) http.Handler {
 				in = r.Header[key]
 			}
 			if len(in) == 1 && validRequestID(in[0]) {
-				wr.id = in[0]
-				w.Header()[key] = in
+				wr.id, wr.idValue = in[0], in
 			} else {
 				v := newRequestID()
-				wr.id = v[0]
+				wr.id, wr.idValue = v[0], v
 				if r.Header == nil {
 					r.Header = make(http.Header)
 				}
 				r.Header[key] = v
-				w.Header()[key] = v
 			}
+			wr.idKey = key
 			next.ServeHTTP(wr, r)
+			if !wr.sent && !wr.hijacked {
+				// The handler wrote nothing: net/http sends the header
+				// once it returns.
+				wr.setIDHeader()
+			}
 		})
 	}
 }

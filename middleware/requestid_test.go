@@ -1,8 +1,11 @@
 package middleware_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -134,4 +137,31 @@ func BenchmarkRequestID(b *testing.B) {
 			h.ServeHTTP(d, req)
 		}
 	})
+}
+
+// TestRequestIDProxied checks that a proxied response that echoes the ID
+// the proxy passed upstream carries it once.
+func TestRequestIDProxied(t *testing.T) {
+	upstream := httptest.NewServer(middleware.RequestID(nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "upstream")
+	})))
+	defer upstream.Close()
+	u, _ := url.Parse(upstream.URL)
+	front := httptest.NewServer(middleware.RequestID(nil)(httputil.NewSingleHostReverseProxy(u)))
+	defer front.Close()
+	for _, incoming := range []string{"", "abc"} {
+		req, _ := http.NewRequest("GET", front.URL, nil)
+		if incoming != "" {
+			req.Header.Set("X-Request-Id", incoming)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		got := resp.Header.Values("X-Request-Id")
+		if len(got) != 1 || incoming != "" && got[0] != incoming {
+			t.Errorf("incoming %q: X-Request-Id = %q, want one value", incoming, got)
+		}
+	}
 }

@@ -40,7 +40,11 @@ type Writer struct {
 	sent     bool  // the header went to rw
 	hijacked bool
 
-	id string // the request ID; see RequestID
+	// The request ID, and the response header that carries it, set when
+	// the header is sent; see RequestID.
+	id      string
+	idKey   string
+	idValue []string
 }
 
 var writerPool = sync.Pool{New: func() any { return new(Writer) }}
@@ -51,6 +55,11 @@ var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 // true: the caller must call [Writer.Release] once the handlers it passes
 // the Writer to have returned, and must not use the Writer after that.
 //
+// A middleware of another kind between two of these (otelhttp, a
+// compressor of another package) hides the outer Writer behind its own
+// wrapper, so the inner one is another Writer; if the wrapper has an
+// Unwrap method, the inner Writer still takes the request ID of the outer.
+//
 // Acquire allocates nothing once the pool is warm.
 func Acquire(w http.ResponseWriter) (wr *Writer, owned bool) {
 	if wr, ok := w.(*Writer); ok {
@@ -58,6 +67,17 @@ func Acquire(w http.ResponseWriter) (wr *Writer, owned bool) {
 	}
 	wr = writerPool.Get().(*Writer)
 	wr.rw = w
+	for u := w; ; {
+		uw, ok := u.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		u = uw.Unwrap()
+		if outer, ok := u.(*Writer); ok {
+			wr.id, wr.idKey, wr.idValue = outer.id, outer.idKey, outer.idValue
+			break
+		}
+	}
 	return wr, true
 }
 
@@ -94,7 +114,17 @@ func (w *Writer) WriteHeader(code int) {
 // decides when the header goes; handlers call WriteHeader.
 func (w *Writer) SendHeader(code int) {
 	w.sent = true
+	w.setIDHeader()
 	w.rw.WriteHeader(code)
+}
+
+// setIDHeader sets the response's request ID header, if RequestID gave w
+// one. It sets rather than adds, so that a proxy that copies an upstream's
+// echo of the same ID into the response does not send it twice.
+func (w *Writer) setIDHeader() {
+	if w.idKey != "" {
+		w.rw.Header()[w.idKey] = w.idValue
+	}
 }
 
 // SendBody writes p to the client. It is for a [Filter]; handlers call
