@@ -113,9 +113,9 @@ func (w *Writer) WriteHeader(code int) {
 // SendHeader sends code to the client. It is for a [Filter], which
 // decides when the header goes; handlers call WriteHeader.
 func (w *Writer) SendHeader(code int) {
-	w.sent = true
 	w.setIDHeader()
-	w.rw.WriteHeader(code)
+	w.rw.WriteHeader(code) // panics for an invalid code: then nothing was sent
+	w.sent = true
 }
 
 // setIDHeader sets the response's request ID header, if RequestID gave w
@@ -130,6 +130,9 @@ func (w *Writer) setIDHeader() {
 // SendBody writes p to the client. It is for a [Filter]; handlers call
 // Write. The filter must have sent the header first.
 func (w *Writer) SendBody(p []byte) (int, error) { return w.rw.Write(p) }
+
+// SendString is SendBody for a string.
+func (w *Writer) SendString(s string) (int, error) { return io.WriteString(w.rw, s) }
 
 // Write writes p as part of the body, after sending the status 200 if the
 // handler sent none.
@@ -172,16 +175,23 @@ func (w *Writer) ReadFrom(src io.Reader) (int64, error) {
 	var err error
 	if rf, ok := w.rw.(io.ReaderFrom); ok && w.filter == nil {
 		n, err = rf.ReadFrom(src)
+	} else if rf, ok := w.filter.(io.ReaderFrom); ok {
+		n, err = rf.ReadFrom(src)
 	} else {
-		// Optimization: bodyWriter hides ReadFrom, so io.Copy does not
-		// come back here, and is a pointer, so the conversion to
-		// io.Writer allocates nothing.
-		n, err = io.Copy((*bodyWriter)(w), src)
+		// Optimization: bodyWriter hides ReadFrom, so io.CopyBuffer does
+		// not come back here, and is a pointer, so the conversion to
+		// io.Writer allocates nothing; the buffer is pooled.
+		buf := copyBuffers.Get().(*[]byte)
+		n, err = io.CopyBuffer((*bodyWriter)(w), src, *buf)
+		copyBuffers.Put(buf)
 		return n, err // bodyWriter counted the bytes
 	}
 	w.written += n
 	return n, err
 }
+
+// copyBuffers holds the buffers of ReadFrom.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // A bodyWriter is a Writer seen only as an io.Writer.
 type bodyWriter Writer
@@ -248,7 +258,9 @@ func (w *Writer) RequestID() string { return w.id }
 // SetFilter makes f the filter the body passes through, and returns the
 // filter it replaces. Set it before the handler writes, and put the old one
 // back (usually nil) when the handler has returned; a filter of nil sends
-// the body as the handler writes it.
+// the body as the handler writes it. A filter may also take itself out
+// earlier, once it has sent the header and would pass the rest of the body
+// on unchanged.
 func (w *Writer) SetFilter(f Filter) (old Filter) {
 	old, w.filter = w.filter, f
 	return old
@@ -273,12 +285,16 @@ func (w *Writer) restart() bool {
 
 // A Filter rewrites a response body on its way from a [Writer] to the
 // client; cairn's compress package is one. The Writer calls it from the
-// handler's goroutine, in this order: WriteHeader once, with the handler's
-// final status code; then Write and Flush any number of times. The filter
-// decides when the header goes to the client, with [Writer.SendHeader], and
-// sends the body with [Writer.SendBody]. Whoever installs the filter ends
-// the body once the handler returns (a compressor writes its trailer) and
-// removes the filter with [Writer.SetFilter].
+// handler's goroutine, in this order: WriteHeader once per response, with
+// the handler's final status code; then Write and Flush any number of
+// times; after Reset, the same again for the response that replaces the
+// first. The filter decides when the header goes to the client, with
+// [Writer.SendHeader], and sends the body with [Writer.SendBody] or
+// [Writer.SendString]. Whoever installs the filter ends the body once the
+// handler returns (a compressor writes its trailer), unless the handler
+// hijacked the connection ([Writer.Hijacked]), and removes the filter with
+// [Writer.SetFilter]. A filter may implement [io.StringWriter] and
+// [io.ReaderFrom]; the Writer uses them when it has them.
 type Filter interface {
 	// WriteHeader receives the handler's status code. The filter may
 	// change the header map before it sends the code.

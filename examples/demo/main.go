@@ -1,9 +1,12 @@
 // Command demo serves a small site routed by cairn, to try the router with
 // curl: static pages, wildcards and constraints, a catch-all, versions
 // chosen by media type, named routes, a group behind middleware that also
-// guards the router's own answers below it, middleware before routing,
-// net/http/pprof mounted as a sub-router, a trailing-slash policy, and the
-// 404, 405, OPTIONS and redirect answers.
+// guards the router's own answers below it, middleware before routing, a
+// router mounted below a wildcard, a trailing-slash policy, and the 404,
+// 405, OPTIONS and redirect answers; served through the middleware of the
+// serving path: request IDs, a JSON access log, recovery, Prometheus
+// metrics on /metrics, compression, and net/http/pprof behind the admin
+// token.
 //
 //	go run ./examples/demo [-addr 127.0.0.1:8080]
 package main
@@ -15,8 +18,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net/http"
-	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -25,6 +28,12 @@ import (
 	"time"
 
 	"github.com/cairn-go/cairn"
+	"github.com/cairn-go/cairn/compress"
+	"github.com/cairn-go/cairn/metrics"
+	"github.com/cairn-go/cairn/middleware"
+	"github.com/cairn-go/cairn/profiler"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // token is what the /admin group asks for in the Authorization header.
@@ -48,22 +57,33 @@ var notes = map[string]string{
 	"GET /admin/routes":                 "the route table as JSON, behind a token",
 	"GET /admin/tree":                   "the routing tree, behind a token",
 	"DELETE /admin/cache":               "POST with X-HTTP-Method-Override: DELETE works too",
-	"/debug/pprof/":                     "net/http/pprof, mounted as a cairn router",
-	"GET /debug/pprof/{$}":              "  the pprof index (a route of the mounted router)",
-	"GET /debug/pprof/{profile}":        "  a named profile",
-	"GET /debug/pprof/cmdline":          "  the command line",
-	"GET /debug/pprof/profile":          "  a CPU profile",
-	"GET /debug/pprof/trace":            "  an execution trace",
-	"GET /debug/pprof/symbol":           "  symbol lookup",
-	"POST /debug/pprof/symbol":          "  symbol lookup",
+	"GET /panic":                        "a handler that panics: 500, logged with its stack",
+	"GET /events":                       "server-sent events, compressed and flushed event by event",
+	"GET /metrics":                      "Prometheus metrics by method, route pattern and status class",
+	"GET /admin/debug/pprof/{$}":        "net/http/pprof behind the token: the index",
+	"GET /admin/debug/pprof/{profile}":  "  a named profile",
+	"GET /admin/debug/pprof/cmdline":    "  the command line",
+	"GET /admin/debug/pprof/profile":    "  a CPU profile",
+	"GET /admin/debug/pprof/trace":      "  an execution trace",
+	"GET /admin/debug/pprof/symbol":     "  symbol lookup",
+	"POST /admin/debug/pprof/symbol":    "  symbol lookup",
+	"/orgs/{org}/":                      "a cairn router mounted below a wildcard",
+	"GET /orgs/{org}/repos/":            "  its routes, listed with their full patterns",
+	"GET /orgs/{org}/repos/{repo}":      "  reads {org} from the mount and {repo} from its own pattern",
 }
 
-// newRouter returns the demo's router. It logs every request to logw.
-func newRouter(logw io.Writer) *cairn.Router {
-	logger := log.New(logw, "", log.Ltime|log.Lmicroseconds)
+// newRouter returns the demo's router. It writes its request log, as JSON
+// lines, to logw, and its metrics to reg.
+func newRouter(logw io.Writer, reg *prometheus.Registry) *cairn.Router {
+	logger := slog.New(slog.NewJSONHandler(logw, nil))
 	r := cairn.New()
-	r.UseBeforeRouting(methodOverride)
-	r.Use(logRequests(logger, ""))
+	r.UseBeforeRouting(middleware.RequestID(nil), methodOverride)
+	r.Use(
+		middleware.Logger(logger, nil),
+		metrics.New(&metrics.Options{Registerer: reg}),
+		middleware.Recover(&middleware.RecoverOptions{Logger: logger}),
+		compress.New(nil),
+	)
 	r.Versioning(cairn.Versioning{Vendor: "cairn"})
 	r.TrailingSlash(cairn.SlashRedirect)
 	r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -80,6 +100,12 @@ func newRouter(logw io.Writer) *cairn.Router {
 	r.HandleFunc("GET /users/{name:[a-z]+}", echoParams("name"))
 	r.HandleFunc("GET api.localhost/status", text("api ok\n"))
 	r.HandleFunc("/files/{path...}", echoParams("path"))
+	r.HandleFunc("GET /panic", func(w http.ResponseWriter, req *http.Request) {
+		var m map[string]int
+		m["boom"]++ // a nil map: the handler panics
+	})
+	r.HandleFunc("GET /events", events)
+	r.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
 	r.HandleFunc("GET /api/users/{id:int}", userV1)
 	r.Version("v1").HandleFunc("GET /api/users/{id:int}", userV1)
@@ -92,28 +118,44 @@ func newRouter(logw io.Writer) *cairn.Router {
 		r.WriteTree(w)
 	})
 	admin.HandleFunc("DELETE /cache", text("cache cleared\n"))
+	profiler.Register(admin, "/debug/pprof")
 
-	r.Mount("/debug/pprof", pprofRouter(logger))
+	r.Mount("/orgs/{org}", orgRouter())
 	return r
 }
 
-// pprofRouter returns a router for the handlers of net/http/pprof, to be
-// mounted at /debug/pprof.
-func pprofRouter(logger *log.Logger) *cairn.Router {
+// orgRouter returns a router for one organization's repositories, to be
+// mounted at /orgs/{org}.
+func orgRouter() *cairn.Router {
 	r := cairn.New()
-	r.Use(logRequests(logger, "  pprof "))
-	// pprof.Index serves named profiles only under /debug/pprof/, which
-	// the mount strips; the index itself works anywhere.
-	r.HandleFunc("GET /{$}", pprof.Index)
-	r.HandleFunc("GET /{profile}", func(w http.ResponseWriter, req *http.Request) {
-		pprof.Handler(cairn.Param(req, "profile")).ServeHTTP(w, req)
+	r.HandleFunc("GET /repos/", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "the repositories of %s (pattern %q)\n", cairn.Param(req, "org"), req.Pattern)
 	})
-	r.HandleFunc("GET /cmdline", pprof.Cmdline)
-	r.HandleFunc("GET /profile", pprof.Profile)
-	r.HandleFunc("GET /trace", pprof.Trace)
-	r.HandleFunc("GET /symbol", pprof.Symbol)
-	r.HandleFunc("POST /symbol", pprof.Symbol)
+	r.HandleFunc("GET /repos/{repo}", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "%s/%s (pattern %q)\n", cairn.Param(req, "org"), cairn.Param(req, "repo"), req.Pattern)
+	})
 	return r
+}
+
+// events streams a few server-sent events, flushed one by one through the
+// compression middleware.
+func events(w http.ResponseWriter, req *http.Request) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	rc := http.NewResponseController(w)
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(w, "id: %d\ndata: tick %d\n\n", i, i)
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case <-req.Context().Done():
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // methodOverride is a middleware, used before routing, that lets a POST
@@ -128,36 +170,6 @@ func methodOverride(next http.Handler) http.Handler {
 		next.ServeHTTP(w, req)
 	})
 }
-
-// logRequests is a middleware that logs each request with its status and
-// the pattern that matched: the full pattern for the routes of the mounted
-// pprof router.
-func logRequests(logger *log.Logger, prefix string) cairn.Middleware {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			start := time.Now()
-			sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
-			next.ServeHTTP(sw, req)
-			logger.Printf("%s%s %s %d %q %s", prefix, req.Method, req.URL.RequestURI(), sw.code, req.Pattern, time.Since(start).Round(time.Microsecond))
-		})
-	}
-}
-
-// statusWriter remembers the status code written through it.
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-// WriteHeader records code and passes it on.
-func (w *statusWriter) WriteHeader(code int) {
-	w.code = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer, which
-// pprof's CPU profile and trace use to extend the write deadline.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // requireToken is a middleware that answers 401 unless the request carries
 // the demo's token.
@@ -198,7 +210,7 @@ func home(w http.ResponseWriter, r *cairn.Router) {
 	for _, p := range [][]string{
 		{"GET /hello/{word}/", "word", "gopher"},
 		{"user", "id", "42"},
-		{"GET /debug/pprof/{profile}", "profile", "heap"},
+		{"GET /orgs/{org}/repos/{repo}", "org", "acme", "repo", "cairn"},
 		{"/files/{path...}", "path", "docs/read me.txt"},
 		{"GET /static/{ip:ipv4}/{uuid:uuid}", "ip", "10.0.0.1", "uuid", "123e4567-e89b-12d3-a456-426614174000"},
 	} {
@@ -288,7 +300,13 @@ try:
   curl -i -X DELETE %[1]s/admin/tree
   curl -X POST -H 'X-HTTP-Method-Override: DELETE' -H 'Authorization: %[2]s' %[1]s/admin/cache
   curl -H 'Host: api.localhost' %[1]s/status
-  curl '%[1]s/debug/pprof/goroutine?debug=1'
+  curl -H 'Authorization: %[2]s' '%[1]s/admin/debug/pprof/goroutine?debug=1'
+  curl %[1]s/orgs/acme/repos/cairn
+  curl -i %[1]s/orgs/acme/repos
+  curl -i %[1]s/panic
+  curl -N --compressed %[1]s/events
+  curl -s --compressed -i %[1]s/ | head
+  curl -s %[1]s/metrics | grep http_server_requests_total
 
 `, base, token)
 }
@@ -297,7 +315,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	flag.Parse()
 
-	r := newRouter(os.Stderr)
+	r := newRouter(os.Stderr, prometheus.NewRegistry())
 	srv := &http.Server{Addr: *addr, Handler: r, ReadHeaderTimeout: 10 * time.Second}
 	usage(os.Stdout, "http://"+*addr, r)
 

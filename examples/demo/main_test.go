@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cairn-go/cairn"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // lockedBuffer is a buffer that the server's goroutines can log to.
@@ -40,7 +45,8 @@ func TestDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs lockedBuffer
-	r := newRouter(&logs)
+	reg := prometheus.NewRegistry()
+	r := newRouter(&logs, reg)
 	srv := &http.Server{Handler: r}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -53,6 +59,7 @@ func TestDemo(t *testing.T) {
 		v2   = "application/vnd.cairn.v2+json"
 	)
 	type header = map[string]string
+	auth := header{"Authorization": token}
 	for _, tt := range []struct {
 		method, path string
 		header       header
@@ -92,17 +99,28 @@ func TestDemo(t *testing.T) {
 		{"GET", "/admin/routes", nil, 401, "send Authorization", header{"WWW-Authenticate": `Bearer realm="cairn demo"`}},
 		{"GET", "/admin/routes", header{"Authorization": token}, 200, `{"pattern": "GET /admin/routes", "method": "GET", "version": "", "middleware": 1, "mount": false}`, nil},
 		{"GET", "/admin/tree", header{"Authorization": token}, 200, "/{id:int}  GET  GET v1  GET v2", nil},
-		{"GET", "/debug/pprof", nil, 307, "", header{"Location": "/debug/pprof/"}},
-		{"GET", "/debug/pprof/", nil, 200, "goroutine", nil},
-		{"GET", "/debug/pprof/goroutine?debug=1", nil, 200, "goroutine profile:", nil},
-		{"GET", "/debug/pprof/nosuchprofile", nil, 404, "Unknown profile", nil},
-		{"GET", "/debug/pprof/cmdline", nil, 200, "demo", nil},
-		{"GET", "/debug/pprof/symbol", nil, 200, "num_symbols", nil},
-		{"POST", "/debug/pprof/symbol", nil, 200, "", nil},
-		{"GET", "/debug/pprof/profile?seconds=1", nil, 200, "", nil},
-		{"GET", "/debug/pprof/trace?seconds=0.1", nil, 200, "", nil},
+		{"GET", "/admin/debug/pprof/", nil, 401, "send Authorization", nil},
+		{"GET", "/admin/debug/pprof/heap", nil, 401, "send Authorization", nil},
+		{"GET", "/admin/debug/pprof", auth, 307, "", header{"Location": "/admin/debug/pprof/"}},
+		{"GET", "/admin/debug/pprof/", auth, 200, "goroutine", nil},
+		{"GET", "/admin/debug/pprof/goroutine?debug=1", auth, 200, "goroutine profile:", nil},
+		{"GET", "/admin/debug/pprof/nosuchprofile", auth, 404, "Unknown profile", nil},
+		{"GET", "/admin/debug/pprof/cmdline", auth, 200, "demo", nil},
+		{"GET", "/admin/debug/pprof/symbol", auth, 200, "num_symbols", nil},
+		{"POST", "/admin/debug/pprof/symbol", auth, 200, "", nil},
+		{"GET", "/admin/debug/pprof/profile?seconds=1", auth, 200, "", nil},
+		{"GET", "/admin/debug/pprof/trace?seconds=0.1", auth, 200, "", nil},
+		{"GET", "/orgs/acme/repos/cairn", nil, 200, `acme/cairn (pattern "GET /repos/{repo}")`, nil},
+		{"GET", "/orgs/acme/repos/", nil, 200, "the repositories of acme", nil},
+		{"GET", "/orgs/acme/repos", nil, 307, "", header{"Location": "repos/"}},
+		{"GET", "/orgs/acme/nothing", nil, 404, "", nil},
+		// A panic is a 500, and the server keeps serving.
+		{"GET", "/panic", nil, 500, "Internal Server Error", nil},
+		{"GET", "/hello", nil, 200, "hello, world", nil},
+		// The request ID: a well-formed one is echoed, others replaced.
+		{"GET", "/hello", header{"X-Request-Id": "trace-42"}, 200, "", header{"X-Request-Id": "trace-42"}},
 		{"GET", "/nowhere", nil, 404, "404 page not found; the routes are listed at /", nil},
-		{"GET", "/", nil, 200, "/debug/pprof/heap", nil},
+		{"GET", "/", nil, 200, "/orgs/acme/repos/cairn", nil},
 		// The trailing-slash policy.
 		{"GET", "/about/", nil, 307, "", header{"Location": "/about"}},
 		// The admin group guards the router's own answers below /admin.
@@ -130,6 +148,9 @@ func TestDemo(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s %s: %v", tt.method, tt.path, err)
 		}
+		if id := resp.Header.Get("X-Request-Id"); id == "" || strings.ContainsAny(id, " \n") {
+			t.Errorf("%s %s: X-Request-Id = %q, want an ID", tt.method, tt.path, id)
+		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != tt.code || !strings.Contains(string(body), tt.contains) {
@@ -142,17 +163,25 @@ func TestDemo(t *testing.T) {
 		}
 	}
 
-	// Every route of the demo and of its pprof router served a request.
-	log := logs.String()
+	testServingPath(t, client, base)
+	testMetrics(t, client, base, r)
+
+	// Every route of the demo, the mounted router's included, served a
+	// request: the access log names the pattern of each.
 	seen := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m) \d{3} ("[^"]*")`).FindAllStringSubmatch(log, -1) {
-		seen[strings.Trim(m[1], `"`)] = true
+	dec := json.NewDecoder(strings.NewReader(logs.String()))
+	for dec.More() {
+		var rec struct{ Msg, Pattern string }
+		if err := dec.Decode(&rec); err != nil {
+			t.Fatalf("the access log is not JSON lines: %v", err)
+		}
+		if rec.Msg == "request" {
+			seen[rec.Pattern] = true
+		}
 	}
-	for _, router := range []map[string]bool{routesOf(r), routesOf(pprofRouter(nil))} {
-		for p := range router {
-			if !seen[p] {
-				t.Errorf("no request was served by the route %q", p)
-			}
+	for p := range routesOf(r) {
+		if !seen[p] {
+			t.Errorf("no request was served by the route %q", p)
 		}
 	}
 	for _, ri := range r.Routes() {
@@ -170,4 +199,104 @@ func routesOf(r *cairn.Router) map[string]bool {
 		m[ri.Pattern] = true
 	}
 	return m
+}
+
+// testServingPath checks what the demo's middleware adds: compressed
+// bodies that decode, server-sent events that arrive one by one, and a
+// request log with IDs.
+func testServingPath(t *testing.T, client *http.Client, base string) {
+	t.Helper()
+	// The Transport must not ask for gzip itself, or it would decode it.
+	raw := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, enc := range []string{"gzip", "zstd", "identity"} {
+		req, _ := http.NewRequest("GET", base+"/", nil)
+		req.Header.Set("Accept-Encoding", enc)
+		resp, err := raw.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body []byte
+		switch got := resp.Header.Get("Content-Encoding"); {
+		case enc == "identity" && got == "":
+			body, err = io.ReadAll(resp.Body)
+		case enc == "gzip" && got == "gzip":
+			var zr *gzip.Reader
+			if zr, err = gzip.NewReader(resp.Body); err == nil {
+				body, err = io.ReadAll(zr)
+			}
+		case enc == "zstd" && got == "zstd":
+			var zr *zstd.Decoder
+			if zr, err = zstd.NewReader(resp.Body); err == nil {
+				body, err = io.ReadAll(zr)
+				zr.Close()
+			}
+		default:
+			t.Errorf("Accept-Encoding %s: Content-Encoding %q", enc, got)
+		}
+		resp.Body.Close()
+		if err != nil || !strings.Contains(string(body), "routes (pattern, version, note)") {
+			t.Errorf("Accept-Encoding %s: body %.40q, %v; want the home page", enc, body, err)
+		}
+		if v := resp.Header.Get("Vary"); !strings.Contains(v, "Accept-Encoding") {
+			t.Errorf("Accept-Encoding %s: Vary = %q", enc, v)
+		}
+	}
+
+	// Events arrive one at a time, before the handler has returned.
+	req, _ := http.NewRequest("GET", base+"/events", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := raw.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("/events: Content-Encoding %q, want gzip", resp.Header.Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(zr)
+	start := time.Now()
+	for i := 0; i < 2; i++ {
+		line, err := br.ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "id: ") {
+			t.Fatalf("/events: line %q, %v", line, err)
+		}
+		br.ReadString('\n')
+		br.ReadString('\n')
+	}
+	if d := time.Since(start); d > 150*time.Millisecond+100*time.Millisecond {
+		t.Errorf("/events: two events took %v; they were not flushed as they came", d)
+	}
+	// Read the rest, so that the handler has returned (and been logged)
+	// before the test reads the log.
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		t.Errorf("/events: %v", err)
+	}
+}
+
+// testMetrics checks that /metrics counts requests by route pattern.
+func testMetrics(t *testing.T, client *http.Client, base string, r *cairn.Router) {
+	t.Helper()
+	resp, err := client.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`route="GET /users/{id:int}"`,
+		`route="GET /orgs/{org}/repos/{repo}"`,
+		`route="GET /panic",status="5xx"`,
+		`route="GET /admin/debug/pprof/{profile}"`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics has no series with %s", want)
+		}
+	}
+	if strings.Contains(string(body), "/users/42") {
+		t.Errorf("/metrics has a raw path in a label")
+	}
 }

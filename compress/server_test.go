@@ -1,0 +1,260 @@
+package compress
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"net/textproto"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// get sends a request for url with the Accept-Encoding ae ("-" for none)
+// and returns the response and its raw body.
+func get(tb testing.TB, url, ae string, header ...string) (*http.Response, []byte) {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if ae != "-" {
+		req.Header.Set("Accept-Encoding", ae)
+	}
+	for i := 0; i < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := rawClient().Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res, body
+}
+
+func TestServer(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/big", writeJSON(big))
+	mux.HandleFunc("/small", writeJSON(small))
+	srv := httptest.NewServer(New(nil)(mux))
+	defer srv.Close()
+	for _, tt := range []struct {
+		path, ae, wantCE string
+		body             []byte
+		wantLength       int64 // 0 for not checked
+	}{
+		{"/big", "gzip", "gzip", big, 0},
+		{"/big", "zstd", "zstd", big, 0},
+		{"/big", "gzip, deflate, br, zstd", "zstd", big, 0},
+		{"/big", "-", "", big, 0},
+		{"/small", "gzip", "", small, 100}, // sent as it is, and net/http counts it
+	} {
+		res, raw := get(t, srv.URL+tt.path, tt.ae)
+		if ce := res.Header.Get("Content-Encoding"); ce != tt.wantCE {
+			t.Errorf("%s %q: Content-Encoding %q, want %q", tt.path, tt.ae, ce, tt.wantCE)
+			continue
+		}
+		if tt.wantLength != 0 && res.ContentLength != tt.wantLength {
+			t.Errorf("%s %q: Content-Length %d, want %d", tt.path, tt.ae, res.ContentLength, tt.wantLength)
+		}
+		if v := res.Header.Get("Vary"); v != "Accept-Encoding" {
+			t.Errorf("%s %q: Vary %q", tt.path, tt.ae, v)
+		}
+		if got := decode(t, tt.wantCE, raw); !bytes.Equal(got, tt.body) {
+			t.Errorf("%s %q: the decoded body differs", tt.path, tt.ae)
+		}
+	}
+}
+
+// events are three server-sent events.
+var events = []string{"data: one\n\n", "data: two\n\n", "data: three\n\n"}
+
+// sse returns a handler that sends events, flushing after each, first with
+// http.Flusher, then with an http.ResponseController, and waits for next
+// before each event but the first.
+func sse(t *testing.T, next <-chan struct{}) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		rc := http.NewResponseController(w)
+		for i, e := range events {
+			if i > 0 {
+				select {
+				case <-next:
+				case <-time.After(10 * time.Second):
+					t.Errorf("event %d: the client did not get the one before", i)
+					return
+				}
+			}
+			io.WriteString(w, e)
+			if i == 0 {
+				w.(http.Flusher).Flush()
+			} else if err := rc.Flush(); err != nil {
+				t.Errorf("ResponseController.Flush: %v", err)
+			}
+		}
+	}
+}
+
+func TestServerSentEvents(t *testing.T) {
+	for _, ae := range []string{"gzip", "zstd", "-"} {
+		t.Run(ae, func(t *testing.T) {
+			next := make(chan struct{})
+			srv := httptest.NewServer(New(nil)(sse(t, next)))
+			defer srv.Close()
+			req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+			if ae != "-" {
+				req.Header.Set("Accept-Encoding", ae)
+			}
+			res, err := rawClient().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			ce := res.Header.Get("Content-Encoding")
+			if want := strings.TrimPrefix(ae, "-"); ce != want {
+				t.Fatalf("Content-Encoding %q, want %q", ce, want)
+			}
+			var body io.Reader = res.Body
+			switch ce {
+			case "gzip":
+				zr, err := gzip.NewReader(res.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body = zr
+			case "zstd":
+				zr, err := zstd.NewReader(res.Body, zstd.WithDecoderConcurrency(1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer zr.Close()
+				body = zr
+			}
+			events := events
+			tp := textproto.NewReader(bufio.NewReader(body))
+			for i, e := range events {
+				// Each event arrives while the handler waits.
+				line, err := tp.ReadLine()
+				if err != nil || line != strings.TrimSuffix(e, "\n\n") {
+					t.Fatalf("event %d: got %q, %v; want %q", i, line, err, e)
+				}
+				if blank, err := tp.ReadLine(); blank != "" || err != nil {
+					t.Fatalf("event %d: got %q, %v after it, want an empty line", i, blank, err)
+				}
+				if i < len(events)-1 {
+					next <- struct{}{}
+				}
+			}
+			if rest, err := io.ReadAll(tp.R); len(rest) != 0 || err != nil {
+				t.Errorf("after the events: %q, %v", rest, err)
+			}
+		})
+	}
+}
+
+func TestServerHijack(t *testing.T) {
+	srv := httptest.NewServer(New(nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("Hijack through the compressor: %v", err)
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi")
+		buf.Flush()
+	})))
+	defer srv.Close()
+	res, body := get(t, srv.URL, "gzip")
+	if ce := res.Header.Get("Content-Encoding"); ce != "" || string(body) != "hi" {
+		t.Errorf("got Content-Encoding %q and %q, want none and \"hi\"", ce, body)
+	}
+}
+
+func TestServerFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "data.json"), big, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "image.png"), pngish, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// http.FileServer writes the file with io.Copy, so through the
+	// Writer's ReadFrom.
+	srv := httptest.NewServer(New(nil)(http.FileServer(http.Dir(dir))))
+	defer srv.Close()
+	for _, tt := range []struct {
+		path, ae, rng string
+		wantCode      int
+		wantCE        string
+		wantBody      []byte
+	}{
+		{"/data.json", "gzip", "", 200, "gzip", big},
+		{"/data.json", "zstd", "", 200, "zstd", big},
+		{"/data.json", "-", "", 200, "", big},
+		{"/data.json", "gzip", "bytes=0-99", 206, "", big[:100]},
+		{"/image.png", "gzip", "", 200, "", pngish},
+	} {
+		var header []string
+		if tt.rng != "" {
+			header = []string{"Range", tt.rng}
+		}
+		res, raw := get(t, srv.URL+tt.path, tt.ae, header...)
+		if res.StatusCode != tt.wantCode || res.Header.Get("Content-Encoding") != tt.wantCE {
+			t.Errorf("%s %q %q: got %d %q, want %d %q", tt.path, tt.ae, tt.rng,
+				res.StatusCode, res.Header.Get("Content-Encoding"), tt.wantCode, tt.wantCE)
+			continue
+		}
+		if tt.wantCE != "" && res.Header.Get("Accept-Ranges") != "" {
+			t.Errorf("%s %q: Accept-Ranges %q on a compressed response", tt.path, tt.ae, res.Header.Get("Accept-Ranges"))
+		}
+		if got := decode(t, tt.wantCE, raw); !bytes.Equal(got, tt.wantBody) {
+			t.Errorf("%s %q %q: the decoded body differs", tt.path, tt.ae, tt.rng)
+		}
+	}
+}
+
+func TestServerEarlyHints(t *testing.T) {
+	srv := httptest.NewServer(New(nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(big)
+	})))
+	defer srv.Close()
+	var hints []int
+	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, _ textproto.MIMEHeader) error {
+		hints = append(hints, code)
+		return nil
+	}}
+	req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(t.Context(), trace), http.MethodGet, srv.URL, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	res, err := rawClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if len(hints) != 1 || hints[0] != http.StatusEarlyHints {
+		t.Errorf("1xx responses %v, want [103]", hints)
+	}
+	if res.StatusCode != 200 || res.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("got %d %q, want 200 gzip", res.StatusCode, res.Header.Get("Content-Encoding"))
+	}
+	if !bytes.Equal(decode(t, "gzip", raw), big) {
+		t.Error("the decoded body differs")
+	}
+}
