@@ -1,0 +1,75 @@
+// Package transcode serves gRPC methods as an HTTP/JSON API, from the
+// google.api.http rules of their services, as Envoy's gRPC-JSON transcoder
+// and grpc-gateway do, with no code to generate.
+//
+// A [Handler] reads the rules from the service's descriptor (the
+// annotations compiled into the generated code, or rules of a service
+// configuration given in [Options]), calls each method over any
+// grpc.ClientConnInterface, and mounts on a cairn Router, a group or an
+// http.ServeMux like any handler:
+//
+//	conn, _ := grpc.NewClient("127.0.0.1:9090", grpc.WithTransportCredentials(insecure.NewCredentials()))
+//	h := transcode.New(conn, nil)
+//	if err := h.RegisterService(librarypb.File_library_proto.Services().ByName("LibraryService")); err != nil {
+//		log.Fatal(err)
+//	}
+//	r.Handle("/v1/", h)
+//
+// # Rules
+//
+// Templates follow google/api/http.proto: literal segments, * (one
+// segment), ** (any number, followed by literals only), variables
+// {field.path} and {field=segments}, and a trailing :verb. A request
+// matches the most specific template, segment by segment (a literal before
+// *, * before **, trying the next when a choice fails further on), never
+// the first registered. A trailing :verb is a verb only when some rule has
+// that verb; otherwise the colon belongs to the last segment, so
+// /v1/books/a:b reaches {name=books/*} with the name books/a:b. A path no
+// template matches is answered 404; a path that templates match for other
+// HTTP methods, 405 with an Allow header. Two rules that match the same
+// requests are an error at registration, as is a variable that does not
+// name a singular scalar field of the request, or a body or response_body
+// that names no field.
+//
+// # Requests
+//
+// The request message is built from the body (body "*" for the whole
+// message, a field name for one field), then the path (which wins over
+// the body), then the query (fields bound by neither; none with body
+// "*"). Path variables of one segment are fully percent-decoded; variables
+// of several segments keep the reserved characters escaped unless
+// Options.DecodeReserved is set. Path and query values are read as
+// protojson reads them in a JSON string: numbers, bool, enums by name or
+// number, bytes in base64, Timestamp, Duration, FieldMask and the wrapper
+// types. Query parameters name fields by their proto or JSON names,
+// dotted for nested fields, repeated for repeated fields; those that name
+// no field are ignored unless Options.StrictQuery is set. A
+// google.api.HttpBody body takes the raw bytes and Content-Type.
+//
+// Authorization and Grpc-Metadata-* headers (and the headers listed in
+// Options.Headers) become metadata of the call; Grpc-Timeout becomes its
+// deadline. The server's header and trailer metadata come back as
+// Grpc-Metadata-* and Grpc-Trailer-* headers.
+//
+// # Responses
+//
+// A unary method's response (or its response_body field) is written with
+// protojson, or as raw bytes for a google.api.HttpBody. A server stream is
+// written as newline-delimited JSON, one message a line, flushed as each
+// arrives; or as server-sent events when the client accepts
+// text/event-stream. A stream that fails after its first message ends with
+// a line {"error": status}; one that fails before is answered like a unary
+// failure.
+//
+// Errors are the JSON form of google.rpc.Status, with the HTTP status of
+// the gRPC code ([HTTPStatus]: NOT_FOUND 404, INVALID_ARGUMENT 400,
+// UNAVAILABLE 503, ...). A request the Handler cannot turn into a call (a
+// value that does not parse, bad JSON, a malformed escape) is answered 400
+// with code INVALID_ARGUMENT, a body over Options.MaxBodyBytes 413.
+//
+// # Routes
+//
+// While a Handler serves a request, r.Pattern is the rule that matched,
+// as "GET /v1/{name=shelves/*/books/*}", so that logging and metrics
+// middleware label requests by rule, not by path.
+package transcode

@@ -1,0 +1,235 @@
+package transcode
+
+// This file builds a method's request message from an HTTP request, in
+// three steps whose order decides which source wins:
+//
+//  1. the body: the whole message (body "*"), one field (body "book"), or
+//     nothing; JSON read with protojson, or raw bytes into a
+//     google.api.HttpBody;
+//  2. the path: each template variable, decoded, sets its leaf field,
+//     replacing what the body said (so PATCH /v1/shelves/1/books/2 with
+//     body "book" updates shelves/1/books/2 whatever book.name the body
+//     holds);
+//  3. the query: each parameter names a field by its dotted proto or JSON
+//     name (?page_size=10, ?book.author=Le%20Guin, ?tags=a&tags=b for a
+//     repeated field); fields bound by the path or inside the body are not
+//     set from the query, and with body "*" the query sets nothing.
+//
+// Every mistake a client can make here is a *requestError, answered 400
+// (413 for a body over the limit).
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"google.golang.org/genproto/googleapis/api/httpbody"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// requestError is a client's mistake in a request; status is its HTTP
+// status.
+type requestError struct {
+	status int
+	msg    string
+}
+
+// Error returns the message.
+func (e *requestError) Error() string { return e.msg }
+
+// badRequest returns a 400 requestError.
+func badRequest(format string, args ...any) error {
+	return &requestError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+// bufPool holds buffers for reading request bodies.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer is the largest buffer put back in bufPool, so that one
+// large body does not stay in memory for good.
+const maxPooledBuffer = 64 << 10
+
+// buildRequest fills msg, the request of rt, from r and the matched path
+// values b.
+func (h *Handler) buildRequest(w http.ResponseWriter, r *http.Request, rt *route, b *bindings, msg protoreflect.Message) error {
+	if rt.body != bodyNone {
+		if err := h.readBody(w, r, rt, msg); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < b.len(); i++ {
+		bd := b.at(i)
+		fp := rt.vars[bd.variable]
+		s, err := unescapeValue(bd.raw, bd.multi, h.opts.DecodeReserved)
+		if err != nil {
+			return badRequest("path: %v", err)
+		}
+		if err := setPath(msg, fp, s); err != nil {
+			return badRequest("path: %s: %v", fp, err)
+		}
+	}
+	if rt.body == bodyAll || r.URL.RawQuery == "" {
+		return nil
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return badRequest("query: %v", err)
+	}
+	for key, vals := range q {
+		if err := h.setQuery(rt, msg, key, vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readBody reads r's body into msg as rt says.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, msg protoreflect.Message) error {
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledBuffer {
+			buf.Reset()
+			bufPool.Put(buf)
+		}
+	}()
+	buf.Reset()
+	body := http.MaxBytesReader(w, r.Body, h.maxBody)
+	if _, err := buf.ReadFrom(body); err != nil {
+		if mb := (*http.MaxBytesError)(nil); errors.As(err, &mb) {
+			return &requestError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("body: larger than %d bytes", mb.Limit)}
+		}
+		return badRequest("body: %v", err)
+	}
+	data := buf.Bytes()
+	if rt.bodyRaw {
+		hb := &httpbody.HttpBody{ContentType: r.Header.Get("Content-Type"), Data: bytes.Clone(data)}
+		if rt.body == bodyAll {
+			proto.Merge(msg.Interface(), hb)
+		} else {
+			msg.Set(rt.bodyPath[0], protoreflect.ValueOfMessage(hb.ProtoReflect()))
+		}
+		return nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil // an empty body sets no field
+	}
+	if rt.body == bodyAll {
+		if err := h.opts.UnmarshalOptions.Unmarshal(data, msg.Interface()); err != nil {
+			return badRequest("body: %v", err)
+		}
+		return nil
+	}
+	fd := rt.bodyPath[0]
+	if fd.Message() != nil && !fd.IsList() && !fd.IsMap() {
+		m := msg.Mutable(fd).Message()
+		if err := h.opts.UnmarshalOptions.Unmarshal(data, m.Interface()); err != nil {
+			return badRequest("body: %v", err)
+		}
+		return nil
+	}
+	// A scalar or repeated field: read it as the value of that field in a
+	// JSON object of the request's type.
+	wrapped := make([]byte, 0, len(data)+len(fd.JSONName())+4)
+	wrapped = append(wrapped, '{', '"')
+	wrapped = append(wrapped, fd.JSONName()...)
+	wrapped = append(wrapped, '"', ':')
+	wrapped = append(wrapped, data...)
+	wrapped = append(wrapped, '}')
+	tmp := msg.New()
+	if err := h.opts.UnmarshalOptions.Unmarshal(wrapped, tmp.Interface()); err != nil {
+		return badRequest("body: %v", err)
+	}
+	msg.Set(fd, tmp.Get(fd))
+	return nil
+}
+
+// setPath sets the leaf of fp in msg to the text s, making the messages on
+// the way.
+func setPath(msg protoreflect.Message, fp fieldPath, s string) error {
+	for _, fd := range fp[:len(fp)-1] {
+		msg = msg.Mutable(fd).Message()
+	}
+	leaf := fp[len(fp)-1]
+	v, err := parseValue(msg, leaf, s)
+	if err != nil {
+		return err
+	}
+	msg.Set(leaf, v)
+	return nil
+}
+
+// setQuery sets the field that the query parameter key names to vals, or
+// ignores the parameter as the rules above say.
+func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals []string) error {
+	md := msg.Descriptor()
+	var fp fieldPath
+	for name := range strings.SplitSeq(key, ".") {
+		if md == nil {
+			return h.unknownQuery(key)
+		}
+		fields := md.Fields()
+		fd := fields.ByName(protoreflect.Name(name))
+		if fd == nil {
+			fd = fields.ByJSONName(name)
+		}
+		if fd == nil {
+			return h.unknownQuery(key)
+		}
+		if n := len(fp); n > 0 {
+			if p := fp[n-1]; p.IsList() || p.IsMap() || scalarMessage(p.Message()) {
+				return h.unknownQuery(key)
+			}
+		}
+		fp = append(fp, fd)
+		md = fd.Message()
+	}
+	if rt.body == bodyField && rt.bodyPath.covers(fp) {
+		return nil // inside the body
+	}
+	for _, v := range rt.vars {
+		if v.covers(fp) || fp.covers(v) {
+			return nil // bound by the path
+		}
+	}
+	leaf := fp[len(fp)-1]
+	if !bindable(leaf) {
+		return badRequest("query: %s is %s, which a query parameter cannot set", key, kindOf(leaf))
+	}
+	for _, fd := range fp[:len(fp)-1] {
+		msg = msg.Mutable(fd).Message()
+	}
+	if !leaf.IsList() {
+		if len(vals) > 1 {
+			return badRequest("query: %s is not repeated but has %d values", key, len(vals))
+		}
+		v, err := parseValue(msg, leaf, vals[0])
+		if err != nil {
+			return badRequest("query: %s: %v", key, err)
+		}
+		msg.Set(leaf, v)
+		return nil
+	}
+	list := msg.Mutable(leaf).List()
+	for _, s := range vals {
+		v, err := parseValue(msg, leaf, s)
+		if err != nil {
+			return badRequest("query: %s: %v", key, err)
+		}
+		list.Append(v)
+	}
+	return nil
+}
+
+// unknownQuery returns the error for a query parameter that names no field:
+// nil unless the handler is strict.
+func (h *Handler) unknownQuery(key string) error {
+	if h.opts.StrictQuery {
+		return badRequest("query: unknown parameter %q", key)
+	}
+	return nil
+}

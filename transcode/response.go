@@ -1,0 +1,241 @@
+package transcode
+
+// This file calls methods and writes their answers. A unary call answers
+// with one JSON document (or the raw bytes of a google.api.HttpBody). A
+// server-streaming call answers with one JSON document a line,
+// newline-delimited JSON, flushed as each message arrives:
+//
+//	{"name":"shelves/1/books/1","title":"Dune"}
+//	{"name":"shelves/1/books/2","title":"Emma"}
+//	{"error":{"code":14,"message":"backend went away"}}
+//
+// the last line only if the stream fails after its first message (before
+// it, the failure is the whole answer, with its HTTP status). A client
+// that accepts text/event-stream gets server-sent events instead: each
+// message a "data:" event, a failure an event named "error".
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"google.golang.org/genproto/googleapis/api/httpbody"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// outPool holds buffers for writing responses.
+var outPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// serveUnary calls rt's unary method with req and writes its response.
+func (h *Handler) serveUnary(ctx context.Context, w http.ResponseWriter, rt *route, req proto.Message) {
+	resp := rt.out.New().Interface()
+	var header, trailer metadata.MD
+	err := h.conn.Invoke(ctx, rt.fullMethod, req, resp, grpc.Header(&header), grpc.Trailer(&trailer))
+	hd := w.Header()
+	writeMetadata(hd, metadataPrefix, header)
+	writeMetadata(hd, trailerPrefix, trailer)
+	if err != nil {
+		h.writeStatus(w, status.Convert(err), 0)
+		return
+	}
+	if rt.respRaw {
+		hb := httpBodyOf(responseOf(rt, resp.ProtoReflect()))
+		if ct := hb.GetContentType(); ct != "" {
+			hd.Set("Content-Type", ct)
+		}
+		hd.Set("Content-Length", strconv.Itoa(len(hb.GetData())))
+		w.WriteHeader(http.StatusOK)
+		w.Write(hb.GetData())
+		return
+	}
+	bp := outPool.Get().(*[]byte)
+	defer putOut(bp)
+	b, err := h.appendJSON((*bp)[:0], rt, resp.ProtoReflect())
+	if err != nil {
+		h.writeStatus(w, status.New(status.Code(err), "response: "+err.Error()), http.StatusInternalServerError)
+		return
+	}
+	*bp = b
+	hd.Set("Content-Type", "application/json")
+	hd.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// putOut returns a response buffer to outPool unless it grew large.
+func putOut(bp *[]byte) {
+	if cap(*bp) <= maxPooledBuffer {
+		outPool.Put(bp)
+	}
+}
+
+// responseOf returns the message that is written of resp: its
+// response_body field if that is a message, or resp itself.
+func responseOf(rt *route, resp protoreflect.Message) protoreflect.Message {
+	if rt.respField == nil || rt.respField.IsList() || rt.respField.Message() == nil {
+		return resp
+	}
+	return resp.Get(rt.respField).Message()
+}
+
+// httpBodyOf returns m as a google.api.HttpBody.
+func httpBodyOf(m protoreflect.Message) *httpbody.HttpBody {
+	if hb, ok := m.Interface().(*httpbody.HttpBody); ok {
+		return hb
+	}
+	hb := new(httpbody.HttpBody)
+	proto.Merge(hb, m.Interface()) // a dynamic message of the same type
+	return hb
+}
+
+// appendJSON appends the JSON form of the response resp to b: the whole
+// message, or its response_body field.
+func (h *Handler) appendJSON(b []byte, rt *route, resp protoreflect.Message) ([]byte, error) {
+	fd := rt.respField
+	if fd == nil || (!fd.IsList() && fd.Message() != nil) {
+		return h.marshal.MarshalAppend(b, responseOf(rt, resp).Interface())
+	}
+	// A scalar or repeated field: write a message holding only that field,
+	// then keep the field's value.
+	holder := resp.New()
+	holder.Set(fd, resp.Get(fd))
+	opts := h.marshal
+	opts.EmitUnpopulated = true
+	js, err := opts.Marshal(holder.Interface())
+	if err != nil {
+		return b, err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(js, &obj); err != nil {
+		return b, err
+	}
+	name := fd.JSONName()
+	if opts.UseProtoNames {
+		name = string(fd.Name())
+	}
+	return append(b, obj[name]...), nil
+}
+
+// serveStream calls rt's server-streaming method with req and writes its
+// messages as they come.
+func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, rt *route, req proto.Message) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	desc := &grpc.StreamDesc{StreamName: string(rt.method.Name()), ServerStreams: true}
+	stream, err := h.conn.NewStream(ctx, desc, rt.fullMethod)
+	if err != nil {
+		h.writeStatus(w, status.Convert(err), 0)
+		return
+	}
+	if err := stream.SendMsg(req); err != nil && err != io.EOF {
+		h.writeStatus(w, status.Convert(err), 0)
+		return
+	}
+	if err := stream.CloseSend(); err != nil {
+		h.writeStatus(w, status.Convert(err), 0)
+		return
+	}
+	sse := acceptsEventStream(r)
+	rc := http.NewResponseController(w)
+	bp := outPool.Get().(*[]byte)
+	defer putOut(bp)
+	hd := w.Header()
+	for n := 0; ; n++ {
+		resp := rt.out.New().Interface()
+		err := stream.RecvMsg(resp)
+		if n == 0 {
+			if md, herr := stream.Header(); herr == nil {
+				writeMetadata(hd, metadataPrefix, md)
+			}
+			if err != nil && err != io.EOF {
+				writeMetadata(hd, trailerPrefix, stream.Trailer())
+				h.writeStatus(w, status.Convert(err), 0)
+				return
+			}
+			switch {
+			case rt.respRaw:
+				if err == nil {
+					if ct := httpBodyOf(resp.ProtoReflect()).GetContentType(); ct != "" {
+						hd.Set("Content-Type", ct)
+					}
+				}
+			case sse:
+				hd.Set("Content-Type", "text/event-stream")
+				hd.Set("Cache-Control", "no-cache")
+			default:
+				hd.Set("Content-Type", "application/x-ndjson")
+			}
+			w.WriteHeader(http.StatusOK)
+		}
+		if err == io.EOF {
+			writeMetadata(hd, http.TrailerPrefix+trailerPrefix, stream.Trailer())
+			return
+		}
+		if err != nil {
+			if rt.respRaw {
+				// Raw bytes have no way to say that they stopped short:
+				// abort the response, so the client sees it incomplete.
+				panic(http.ErrAbortHandler)
+			}
+			b := (*bp)[:0]
+			if sse {
+				b = append(b, "event: error\ndata: "...)
+			}
+			b = append(b, `{"error":`...)
+			b = append(b, h.statusJSON(status.Convert(err))...)
+			b = append(b, '}', '\n')
+			if sse {
+				b = append(b, '\n')
+			}
+			*bp = b
+			w.Write(b)
+			rc.Flush()
+			writeMetadata(hd, http.TrailerPrefix+trailerPrefix, stream.Trailer())
+			return
+		}
+		if rt.respRaw {
+			w.Write(httpBodyOf(resp.ProtoReflect()).GetData())
+			rc.Flush()
+			continue
+		}
+		b := (*bp)[:0]
+		if sse {
+			b = append(b, "data: "...)
+		}
+		b, err = h.appendJSON(b, rt, resp.ProtoReflect())
+		if err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		b = append(b, '\n')
+		if sse {
+			b = append(b, '\n')
+		}
+		*bp = b
+		if _, err := w.Write(b); err != nil {
+			return // the client went away; cancel ends the call
+		}
+		rc.Flush()
+	}
+}
+
+// acceptsEventStream reports whether r's Accept header lists
+// text/event-stream.
+func acceptsEventStream(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			if mt, params, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && mt == "text/event-stream" && params["q"] != "0" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,262 @@
+package transcode
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/encoding/protojson"
+)
+
+// TestUnary checks requests built from the path, the query and the body,
+// for every kind of field, through a real HTTP server and gRPC server.
+func TestUnary(t *testing.T) {
+	srv := serve(t, newTestHandler(t, nil))
+	for _, tt := range []struct {
+		name string
+		call
+		status int
+		want   string // JSON, compared as a value
+	}{
+		{"path", call{method: "GET", target: "/v1/echo/hello"}, 200, `{"fString":"hello"}`},
+		{"path escapes decoded", call{method: "GET", target: "/v1/echo/a%2Fb%20c%3A"}, 200, `{"fString":"a/b c:"}`},
+		{"path colon without a verb", call{method: "GET", target: "/v1/echo/a:b"}, 200, `{"fString":"a:b"}`},
+		{"scalars from the query", call{method: "GET", target: "/v1/echo/x?fDouble=1.5&fFloat=-2&fInt32=-3&f_int64=-4&fUint32=5&fUint64=18446744073709551615" +
+			"&fSint32=-7&fSint64=-8&fFixed32=9&fFixed64=10&fSfixed32=-11&fSfixed64=-12&fBool=true&fBytes=aGk_&fEnum=RED&fOptional="},
+			200, `{"fString":"x","fDouble":1.5,"fFloat":-2,"fInt32":-3,"fInt64":"-4","fUint32":5,"fUint64":"18446744073709551615",
+			"fSint32":-7,"fSint64":"-8","fFixed32":9,"fFixed64":"10","fSfixed32":-11,"fSfixed64":"-12","fBool":true,"fBytes":"aGk/","fEnum":"RED","fOptional":""}`},
+		{"float words", call{method: "GET", target: "/v1/echo/x?fDouble=Infinity&fFloat=NaN"}, 200, `{"fString":"x","fDouble":"Infinity","fFloat":"NaN"}`},
+		{"enum by number", call{method: "GET", target: "/v1/echo/x?fEnum=2"}, 200, `{"fString":"x","fEnum":"GREEN"}`},
+		{"repeated", call{method: "GET", target: "/v1/echo/x?rString=a&r_string=b&rInt64=1&rInt64=2&rEnum=GREEN&rEnum=1"},
+			200, `{"fString":"x","rString":["a","b"],"rInt64":["1","2"],"rEnum":["GREEN","RED"]}`},
+		{"nested", call{method: "GET", target: "/v1/echo/x?nested.name=n&nested.inner.leaf=l&nested.inner.tags=t1&nested.inner.tags=t2"},
+			200, `{"fString":"x","nested":{"name":"n","inner":{"leaf":"l","tags":["t1","t2"]}}}`},
+		{"well-known types", call{method: "GET", target: "/v1/echo/x?ts=2020-01-02T03:04:05.5Z&dur=1.5s&wString=s&wInt64=9&wBool=true&wDouble=2.5&wBytes=aGk%3D&wUint32=7&mask=a.b,cD"},
+			200, `{"fString":"x","ts":"2020-01-02T03:04:05.500Z","dur":"1.500s","wString":"s","wInt64":"9","wBool":true,"wDouble":2.5,"wBytes":"aGk=","wUint32":7,"mask":"a.b,cD"}`},
+		{"oneof", call{method: "GET", target: "/v1/echo/x?choiceNum=3"}, 200, `{"fString":"x","choiceNum":"3"}`},
+		{"query does not override the path", call{method: "GET", target: "/v1/echo/x?fString=y"}, 200, `{"fString":"x"}`},
+		{"unknown parameters ignored", call{method: "GET", target: "/v1/echo/x?nope=1&nested.nope=2&meta.x=1"}, 200, `{"fString":"x"}`},
+		{"body *", call{method: "POST", target: "/v1/echo", body: `{"fString":"b","fInt32":3,"nested":{"name":"n"}}`}, 200, `{"fString":"b","fInt32":3,"nested":{"name":"n"}}`},
+		{"body * takes no query", call{method: "POST", target: "/v1/echo?fInt32=9", body: `{"fInt32":3}`}, 200, `{"fInt32":3}`},
+		{"empty body", call{method: "POST", target: "/v1/echo"}, 200, `{}`},
+		{"body field, path wins inside it", call{method: "PUT", target: "/v1/echo/p?fString=q&nested.count=5", body: `{"name":"b","count":2}`},
+			200, `{"fString":"q","nested":{"name":"p","count":2}}`},
+		{"response_body", call{method: "PATCH", target: "/v1/echo/s/nested", body: `{"name":"n","count":1}`}, 200, `{"name":"n","count":1}`},
+
+		{"bad int", call{method: "GET", target: "/v1/echo/x?fInt32=x"}, 400, ``},
+		{"int out of range", call{method: "GET", target: "/v1/echo/x?fInt32=99999999999"}, 400, ``},
+		{"bad bool", call{method: "GET", target: "/v1/echo/x?fBool=yes"}, 400, ``},
+		{"bad enum", call{method: "GET", target: "/v1/echo/x?fEnum=BLUE"}, 400, ``},
+		{"bad timestamp", call{method: "GET", target: "/v1/echo/x?ts=yesterday"}, 400, ``},
+		{"bad float", call{method: "GET", target: "/v1/echo/x?fDouble=inf"}, 400, ``},
+		{"bad bytes", call{method: "GET", target: "/v1/echo/x?fBytes=!!"}, 400, ``},
+		{"two values for one", call{method: "GET", target: "/v1/echo/x?fInt32=1&fInt32=2"}, 400, ``},
+		{"message from the query", call{method: "GET", target: "/v1/echo/x?nested=n"}, 400, ``},
+		{"map from the query", call{method: "GET", target: "/v1/echo/x?labels=n"}, 400, ``},
+		{"malformed query escape", call{method: "GET", target: "/v1/echo/x?fString=%zz"}, 400, ``},
+		{"bad JSON", call{method: "POST", target: "/v1/echo", body: `{"fString":`}, 400, ``},
+		{"unknown JSON field", call{method: "POST", target: "/v1/echo", body: `{"nope":1}`}, 400, ``},
+		{"wrong JSON type", call{method: "POST", target: "/v1/echo", body: `{"fInt32":"x"}`}, 400, ``},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := do(t, srv.URL, tt.call)
+			if a.status != tt.status {
+				t.Fatalf("%s %s: got %d %s, want %d", tt.method, tt.target, a.status, a.body, tt.status)
+			}
+			if got := a.header.Get("Content-Type"); got != "application/json" {
+				t.Errorf("%s %s: Content-Type %q, want application/json", tt.method, tt.target, got)
+			}
+			if tt.status != 200 {
+				if !sameJSONShape(a.body, int(codes.InvalidArgument)) {
+					t.Errorf("%s %s: got %s, want a google.rpc.Status of code INVALID_ARGUMENT", tt.method, tt.target, a.body)
+				}
+				return
+			}
+			if !sameJSON(a.body, tt.want) {
+				t.Errorf("%s %s:\ngot  %s\nwant %s", tt.method, tt.target, a.body, tt.want)
+			}
+		})
+	}
+}
+
+// sameJSONShape reports whether body is a google.rpc.Status of code c with
+// a message.
+func sameJSONShape(body string, c int) bool {
+	var st struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	return json.Unmarshal([]byte(body), &st) == nil && st.Code == c && st.Message != ""
+}
+
+// TestOptions checks the options that change how requests are read and
+// responses written.
+func TestOptions(t *testing.T) {
+	srv := serve(t, newTestHandler(t, &Options{
+		MarshalOptions:   protojson.MarshalOptions{UseProtoNames: true},
+		UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
+		StrictQuery:      true,
+		MaxBodyBytes:     64,
+	}))
+	for _, tt := range []struct {
+		call
+		status int
+		want   string
+	}{
+		{call{method: "GET", target: "/v1/echo/x?fInt32=1"}, 200, `{"f_string":"x","f_int32":1}`},
+		{call{method: "GET", target: "/v1/echo/x?nope=1"}, 400, ``},
+		{call{method: "GET", target: "/v1/echo/x?nested.nope=1"}, 400, ``},
+		{call{method: "POST", target: "/v1/echo", body: `{"nope":1,"f_int32":2}`}, 200, `{"f_int32":2}`},
+		{call{method: "POST", target: "/v1/echo", body: `{"fString":"` + strings.Repeat("a", 100) + `"}`}, 413, ``},
+	} {
+		a := do(t, srv.URL, tt.call)
+		if a.status != tt.status {
+			t.Errorf("%s %s: got %d %s, want %d", tt.method, tt.target, a.status, a.body, tt.status)
+			continue
+		}
+		if tt.want != "" && !sameJSON(a.body, tt.want) {
+			t.Errorf("%s %s: got %s, want %s", tt.method, tt.target, a.body, tt.want)
+		}
+	}
+}
+
+// TestNotMatched checks the answers to requests that no rule serves.
+func TestNotMatched(t *testing.T) {
+	srv := serve(t, newTestHandler(t, nil))
+	a := do(t, srv.URL, call{method: "GET", target: "/v2/echo/x"})
+	if a.status != 404 || !sameJSONShape(a.body, int(codes.NotFound)) {
+		t.Errorf("GET /v2/echo/x: got %d %s, want 404 and a NOT_FOUND status", a.status, a.body)
+	}
+	// GET /v1/echo/{f_string} and PUT /v1/echo/{nested.name} match the path.
+	a = do(t, srv.URL, call{method: "DELETE", target: "/v1/echo/x"})
+	if a.status != 405 || a.header.Get("Allow") != "GET, PUT" {
+		t.Errorf("DELETE /v1/echo/x: got %d Allow %q %s, want 405 Allow %q", a.status, a.header.Get("Allow"), a.body, "GET, PUT")
+	}
+
+	fallback := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "elsewhere", http.StatusTeapot) })
+	srv = serve(t, newTestHandler(t, &Options{NotFound: fallback}))
+	if a := do(t, srv.URL, call{method: "GET", target: "/v2/echo/x"}); a.status != http.StatusTeapot {
+		t.Errorf("GET /v2/echo/x with NotFound: got %d, want %d", a.status, http.StatusTeapot)
+	}
+}
+
+// TestPattern checks that the matched rule is r.Pattern for middleware
+// around the Handler, mounted on a ServeMux.
+func TestPattern(t *testing.T) {
+	h := newTestHandler(t, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/v1/", h)
+	seen := make(chan string, 1)
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux.ServeHTTP(w, r)
+		seen <- r.Pattern
+	}))
+	for _, tt := range []struct{ method, target, want string }{
+		{"GET", "/v1/echo/x", "GET /v1/echo/{f_string}"},
+		{"PATCH", "/v1/echo/x/nested", "PATCH /v1/echo/{f_string}/nested"},
+		{"GET", "/v1/streams/s:watch", "GET /v1/{name=streams/*}:watch"},
+		{"GET", "/v1/none", "/v1/"},
+	} {
+		do(t, srv.URL, call{method: tt.method, target: tt.target})
+		if got := <-seen; got != tt.want {
+			t.Errorf("%s %s: r.Pattern %q, want %q", tt.method, tt.target, got, tt.want)
+		}
+	}
+	want := []string{
+		"GET /v1/echo/{f_string}", "GET /v1/meta", "GET /v1/{name=files/*}", "GET /v1/{name=streams/*}:watch",
+		"PATCH /v1/echo/{f_string}/nested", "POST /v1/echo", "POST /v1/fail", "POST /v1/raw",
+		"POST /v1/{name=files/*}:upload", "PUT /v1/echo/{nested.name}",
+	}
+	if got := h.Patterns(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Patterns:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// TestRegistrationErrors checks that rules that cannot work are refused
+// with a message that names the method and the rule.
+func TestRegistrationErrors(t *testing.T) {
+	plain := testMethod("Plain")
+	get := func(path string) *annotations.HttpRule {
+		return &annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: path}}
+	}
+	post := func(path, body, resp string) *annotations.HttpRule {
+		return &annotations.HttpRule{Pattern: &annotations.HttpRule_Post{Post: path}, Body: body, ResponseBody: resp}
+	}
+	for _, tt := range []struct {
+		rule *annotations.HttpRule
+		want string // in the error
+	}{
+		{get("/v1/{nope}"), `has no field "nope"`},
+		{get("/v1/{r_string}"), "repeated string"},
+		{get("/v1/{nested}"), "not a singular scalar"},
+		{get("/v1/{labels}"), "a map"},
+		{get("/v1/{f_string.x}"), "not a message"},
+		{get("/v1/{r_nested.name}"), "not a singular message"},
+		{get("/v1/{ts.seconds}"), "not a singular message"},
+		{get("/v1/{"), "transcode: cairn.transcode.test.v1.Test.Plain: rule GET /v1/{"},
+		{post("/v1/x", "nope", ""), `body: cairn.transcode.test.v1.Kinds has no field "nope"`},
+		{post("/v1/x", "labels", ""), "body: field cairn.transcode.test.v1.Kinds.labels is a map"},
+		{post("/v1/{f_string}", "f_string", ""), "also a path variable"},
+		{post("/v1/x", "*", "nope"), `response_body: cairn.transcode.test.v1.Kinds has no field "nope"`},
+		{&annotations.HttpRule{Pattern: &annotations.HttpRule_Custom{Custom: &annotations.CustomHttpPattern{Kind: "", Path: "/v1/x"}}}, "custom pattern without a kind"},
+		{&annotations.HttpRule{Pattern: &annotations.HttpRule_Custom{Custom: &annotations.CustomHttpPattern{Kind: "GE T", Path: "/v1/x"}}}, "not an HTTP method"},
+		{&annotations.HttpRule{}, "no pattern"},
+		{&annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: "/v1/a"}, AdditionalBindings: []*annotations.HttpRule{
+			{Pattern: &annotations.HttpRule_Get{Get: "/v1/b"}, AdditionalBindings: []*annotations.HttpRule{get("/v1/c")}},
+		}}, "additional binding has additional bindings"},
+		{get("/v1/echo/{f_bool}"), "cairn.transcode.test.v1.Test.Echo"}, // the same as Echo's GET /v1/echo/{f_string}
+	} {
+		h := newTestHandler(t, nil)
+		err := h.RegisterMethod(plain, tt.rule)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "transcode: ") {
+			t.Errorf("rule %v: got error %v, want one containing %q", tt.rule, err, tt.want)
+		}
+	}
+}
+
+// TestRegistration checks rules given at registration: by method, by
+// selector in Options.Rules, the custom kind "*", all-or-none
+// registration and registration after serving.
+func TestRegistration(t *testing.T) {
+	conn := startGRPC(t)
+	h := New(conn, &Options{Rules: []*annotations.HttpRule{
+		{Selector: "cairn.transcode.test.v1.Test.Echo", Pattern: &annotations.HttpRule_Get{Get: "/v2/echo/{f_int32}"}},
+	}})
+	if err := h.RegisterService(testService); err != nil {
+		t.Fatal(err)
+	}
+	any := &annotations.HttpRule{Pattern: &annotations.HttpRule_Custom{Custom: &annotations.CustomHttpPattern{Kind: "*", Path: "/v2/plain/{f_string}"}}}
+	if err := h.RegisterMethod(testMethod("Plain"), any); err != nil {
+		t.Fatal(err)
+	}
+	// The second rule duplicates the first: neither is registered.
+	twice := &annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: "/v2/twice"}, AdditionalBindings: []*annotations.HttpRule{
+		{Pattern: &annotations.HttpRule_Get{Get: "/v2/twice"}},
+	}}
+	if err := h.RegisterMethod(testMethod("Plain"), twice); err == nil {
+		t.Error("a rule and an additional binding alike: no error")
+	}
+	srv := serve(t, h)
+	for _, tt := range []struct {
+		call
+		status int
+		want   string
+	}{
+		{call{method: "GET", target: "/v2/echo/7"}, 200, `{"fInt32":7}`},
+		{call{method: "GET", target: "/v1/echo/x"}, 404, ``}, // the annotation gave way to the rule
+		{call{method: "GET", target: "/v2/plain/a"}, 200, `{"fString":"a"}`},
+		{call{method: "DELETE", target: "/v2/plain/a"}, 200, `{"fString":"a"}`},
+		{call{method: "GET", target: "/v2/twice"}, 404, ``},
+	} {
+		a := do(t, srv.URL, tt.call)
+		if a.status != tt.status || (tt.want != "" && !sameJSON(a.body, tt.want)) {
+			t.Errorf("%s %s: got %d %s, want %d %s", tt.method, tt.target, a.status, a.body, tt.status, tt.want)
+		}
+	}
+	if err := h.RegisterMethod(testMethod("Plain"), &annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: "/v2/late"}}); err == nil {
+		t.Error("registration after serving: no error")
+	}
+}
