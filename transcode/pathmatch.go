@@ -171,14 +171,15 @@ func (m *pathMatcher) add(method string, t *pathTemplate, route int, desc string
 	return nil
 }
 
-// split cuts path into its segments and verb, into buf if they fit.
+// split cuts path, which starts with "/" or is empty, into its segments
+// and verb, into buf if they fit.
 func (m *pathMatcher) split(path string, buf []span) (parts []span, verb string) {
 	if c := strings.LastIndexByte(path, ':'); c >= 0 && c > strings.LastIndexByte(path, '/') && m.verbs[path[c+1:]] {
 		verb = path[c+1:]
 		path = path[:c]
 	}
 	parts = buf[:0]
-	if len(path) > 0 && path[0] == '/' {
+	if path != "" {
 		for lo := 1; ; {
 			i := strings.IndexByte(path[lo:], '/')
 			if i < 0 {
@@ -254,6 +255,9 @@ func (n *matchNode) result(method, verb string) *matchResult {
 // Allocation: none for a path of up to 32 segments and a template of up to
 // 8 variables.
 func (m *pathMatcher) match(method, path string, b *bindings) (route int, st matchStatus) {
+	if path != "" && path[0] != '/' { // "*" of OPTIONS *, say
+		return -1, notFound
+	}
 	var buf [maxInlineSegments]span
 	parts, verb := m.split(path, buf[:])
 	r := m.root.lookup(path, parts, 0, method, verb)

@@ -76,16 +76,69 @@ func (h *Handler) buildRequest(w http.ResponseWriter, r *http.Request, rt *route
 	if rt.body == bodyAll || r.URL.RawQuery == "" {
 		return nil
 	}
-	q, err := url.ParseQuery(r.URL.RawQuery)
+	q, err := parseQuery(r.URL.RawQuery)
 	if err != nil {
-		return badRequest("query: %v", err)
+		return err
 	}
-	for key, vals := range q {
-		if err := h.setQuery(rt, msg, key, vals); err != nil {
+	for _, p := range q {
+		if err := h.setQuery(rt, msg, p.key, p.vals); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// queryParam is a query parameter and its values, in the order they came.
+type queryParam struct {
+	key  string
+	vals []string
+}
+
+// parseQuery parses a query string as url.ParseQuery does ("+" is a
+// space), but keeps the parameters in the order they first appear, so that
+// ?tags=a&tags=b fills a repeated field with a then b, whatever names the
+// parameters use for it.
+func parseQuery(raw string) ([]queryParam, error) {
+	var q []queryParam
+	var index map[string]int
+	for part := range strings.SplitSeq(raw, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			return nil, badRequest("query: %v", err)
+		}
+		val, err := url.QueryUnescape(v)
+		if err != nil {
+			return nil, badRequest("query: %v", err)
+		}
+		i, ok := 0, false
+		if index != nil {
+			i, ok = index[key]
+		} else {
+			for i = range q {
+				if ok = q[i].key == key; ok {
+					break
+				}
+			}
+		}
+		if !ok {
+			i = len(q)
+			q = append(q, queryParam{key: key})
+			if index != nil {
+				index[key] = i
+			} else if len(q) > 16 { // many parameters: index them
+				index = make(map[string]int, 2*len(q))
+				for j, p := range q {
+					index[p.key] = j
+				}
+			}
+		}
+		q[i].vals = append(q[i].vals, val)
+	}
+	return q, nil
 }
 
 // readBody reads r's body into msg as rt says.

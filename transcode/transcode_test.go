@@ -32,6 +32,8 @@ func TestUnary(t *testing.T) {
 		{"enum by number", call{method: "GET", target: "/v1/echo/x?fEnum=2"}, 200, `{"fString":"x","fEnum":"GREEN"}`},
 		{"repeated", call{method: "GET", target: "/v1/echo/x?rString=a&r_string=b&rInt64=1&rInt64=2&rEnum=GREEN&rEnum=1"},
 			200, `{"fString":"x","rString":["a","b"],"rInt64":["1","2"],"rEnum":["GREEN","RED"]}`},
+		{"many parameters", call{method: "GET", target: "/v1/echo/x?" + strings.Repeat("p=1&", 20) + strings.Repeat("q=2&", 3) + "rString=a&r_string=b&rString=c"},
+			200, `{"fString":"x","rString":["a","c","b"]}`},
 		{"nested", call{method: "GET", target: "/v1/echo/x?nested.name=n&nested.inner.leaf=l&nested.inner.tags=t1&nested.inner.tags=t2"},
 			200, `{"fString":"x","nested":{"name":"n","inner":{"leaf":"l","tags":["t1","t2"]}}}`},
 		{"well-known types", call{method: "GET", target: "/v1/echo/x?ts=2020-01-02T03:04:05.5Z&dur=1.5s&wString=s&wInt64=9&wBool=true&wDouble=2.5&wBytes=aGk%3D&wUint32=7&mask=a.b,cD"},
