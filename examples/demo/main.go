@@ -6,9 +6,10 @@
 // 405, OPTIONS and redirect answers; served through the middleware of the
 // serving path: request IDs, a JSON access log, recovery, Prometheus
 // metrics on /metrics, compression, and net/http/pprof behind the admin
-// token.
+// token. A small library service runs over gRPC on loopback and is served
+// as JSON under /v1/ by the transcoder, from its google.api.http rules.
 //
-//	go run ./examples/demo [-addr 127.0.0.1:8080]
+//	go run ./examples/demo [-addr 127.0.0.1:8080] [-grpc-addr 127.0.0.1:9090]
 package main
 
 import (
@@ -19,6 +20,7 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -29,11 +31,16 @@ import (
 
 	"github.com/cairn-go/cairn"
 	"github.com/cairn-go/cairn/compress"
+	"github.com/cairn-go/cairn/examples/demo/library"
+	"github.com/cairn-go/cairn/examples/demo/library/librarypb"
 	"github.com/cairn-go/cairn/metrics"
 	"github.com/cairn-go/cairn/middleware"
 	"github.com/cairn-go/cairn/profiler"
+	"github.com/cairn-go/cairn/transcode"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 // token is what the /admin group asks for in the Authorization header.
@@ -67,14 +74,15 @@ var notes = map[string]string{
 	"GET /admin/debug/pprof/trace":      "  an execution trace",
 	"GET /admin/debug/pprof/symbol":     "  symbol lookup",
 	"POST /admin/debug/pprof/symbol":    "  symbol lookup",
+	"/v1/":                              "the library's gRPC service as JSON, transcoded from its HTTP rules",
 	"/orgs/{org}/":                      "a cairn router mounted below a wildcard",
 	"GET /orgs/{org}/repos/":            "  its routes, listed with their full patterns",
 	"GET /orgs/{org}/repos/{repo}":      "  reads {org} from the mount and {repo} from its own pattern",
 }
 
 // newRouter returns the demo's router. It writes its request log, as JSON
-// lines, to logw, and its metrics to reg.
-func newRouter(logw io.Writer, reg *prometheus.Registry) *cairn.Router {
+// lines, to logw, and its metrics to reg, and serves lib under /v1/.
+func newRouter(logw io.Writer, reg *prometheus.Registry, lib *transcode.Handler) *cairn.Router {
 	logger := slog.New(slog.NewJSONHandler(logw, nil))
 	r := cairn.New()
 	r.UseBeforeRouting(middleware.RequestID(nil), methodOverride)
@@ -120,8 +128,34 @@ func newRouter(logw io.Writer, reg *prometheus.Registry) *cairn.Router {
 	admin.HandleFunc("DELETE /cache", text("cache cleared\n"))
 	profiler.Register(admin, "/debug/pprof")
 
+	r.Handle("/v1/", lib) // the rules match whole paths: no prefix stripped
 	r.Mount("/orgs/{org}", orgRouter())
 	return r
+}
+
+// startLibrary serves the library over gRPC on addr and returns its
+// transcoder, connected to it over loopback, and a function that stops
+// both.
+func startLibrary(addr string) (*transcode.Handler, func(), error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	gs := grpc.NewServer()
+	library.NewServer().Register(gs)
+	go gs.Serve(lis)
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		gs.Stop()
+		return nil, nil, err
+	}
+	lib := transcode.New(conn, nil)
+	if err := lib.RegisterService(librarypb.File_library_proto.Services().ByName("LibraryService")); err != nil {
+		gs.Stop()
+		conn.Close()
+		return nil, nil, err
+	}
+	return lib, func() { conn.Close(); gs.Stop() }, nil
 }
 
 // orgRouter returns a router for one organization's repositories, to be
@@ -278,10 +312,14 @@ func userV2(w http.ResponseWriter, r *http.Request) {
 		cairn.RouteVersion(r), cairn.Param(r, "id"), cairn.Param(r, "id"))
 }
 
-// usage prints the route table and commands to try.
-func usage(w io.Writer, base string, r *cairn.Router) {
+// usage prints the route table, the library's rules and commands to try.
+func usage(w io.Writer, base string, r *cairn.Router, lib *transcode.Handler) {
 	fmt.Fprintf(w, "cairn demo on %s\n\nroutes (pattern, version, note):\n", base)
 	routeTable(w, r)
+	fmt.Fprintln(w, "\nthe library's rules, under /v1/:")
+	for _, p := range lib.Patterns() {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
 	fmt.Fprintf(w, `
 try:
   curl %[1]s/
@@ -307,17 +345,29 @@ try:
   curl -N --compressed %[1]s/events
   curl -s --compressed -i %[1]s/ | head
   curl -s %[1]s/metrics | grep http_server_requests_total
+  curl %[1]s/v1/shelves/1/books
+  curl -X POST -d '{"title": "Kindred", "author": "Octavia E. Butler"}' %[1]s/v1/shelves/2/books
+  curl -X PATCH -d '{"read": true}' '%[1]s/v1/shelves/1/books/1?updateMask=read'
+  curl -X POST -d '{"otherShelfName": "shelves/2"}' %[1]s/v1/shelves/1/books/2:move
+  curl -N %[1]s/v1/shelves/2/books:watch
+  curl -i %[1]s/v1/shelves/9
 
 `, base, token)
 }
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
+	grpcAddr := flag.String("grpc-addr", "127.0.0.1:9090", "address of the library's gRPC server")
 	flag.Parse()
 
-	r := newRouter(os.Stderr, prometheus.NewRegistry())
+	lib, stopLibrary, err := startLibrary(*grpcAddr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stopLibrary()
+	r := newRouter(os.Stderr, prometheus.NewRegistry(), lib)
 	srv := &http.Server{Addr: *addr, Handler: r, ReadHeaderTimeout: 10 * time.Second}
-	usage(os.Stdout, "http://"+*addr, r)
+	usage(os.Stdout, "http://"+*addr, r, lib)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

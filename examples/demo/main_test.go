@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -46,7 +48,12 @@ func TestDemo(t *testing.T) {
 	}
 	var logs lockedBuffer
 	reg := prometheus.NewRegistry()
-	r := newRouter(&logs, reg)
+	lib, stopLibrary, err := startLibrary("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stopLibrary)
+	r := newRouter(&logs, reg, lib)
 	srv := &http.Server{Handler: r}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -164,6 +171,7 @@ func TestDemo(t *testing.T) {
 	}
 
 	testServingPath(t, client, base)
+	testLibrary(t, base)
 	testMetrics(t, client, base, r)
 
 	// Every route of the demo, the mounted router's included, served a
@@ -182,6 +190,11 @@ func TestDemo(t *testing.T) {
 	for p := range routesOf(r) {
 		if !seen[p] {
 			t.Errorf("no request was served by the route %q", p)
+		}
+	}
+	for _, p := range lib.Patterns() {
+		if !seen[p] {
+			t.Errorf("no request was served by the library's rule %q", p)
 		}
 	}
 	for _, ri := range r.Routes() {
@@ -291,12 +304,118 @@ func testMetrics(t *testing.T, client *http.Client, base string, r *cairn.Router
 		`route="GET /orgs/{org}/repos/{repo}"`,
 		`route="GET /panic",status="5xx"`,
 		`route="GET /admin/debug/pprof/{profile}"`,
+		`route="GET /v1/{name=shelves/*/books/*}",status="2xx"`,
+		`route="GET /v1/{name=shelves/*/books/*}",status="4xx"`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics has no series with %s", want)
 		}
 	}
-	if strings.Contains(string(body), "/users/42") {
+	if strings.Contains(string(body), "/users/42") || strings.Contains(string(body), "shelves/1") {
 		t.Errorf("/metrics has a raw path in a label")
 	}
+}
+
+// testLibrary calls every HTTP rule of the library service through the
+// demo's server, and checks the answers as JSON.
+func testLibrary(t *testing.T, base string) {
+	t.Helper()
+	for _, tt := range []struct {
+		method, path, body string
+		code               int
+		want               []string // "dotted.path=value" in the JSON answer
+	}{
+		{"GET", "/v1/shelves", "", 200, []string{"shelves.0.name=shelves/1", "shelves.1.theme=poetry"}},
+		{"POST", "/v1/shelves?shelfId=essays", `{"theme": "essays"}`, 200, []string{"name=shelves/essays", "theme=essays"}},
+		{"POST", "/v1/shelves?shelfId=essays", `{"theme": "again"}`, 409, []string{"code=6"}},
+		{"GET", "/v1/shelves/essays", "", 200, []string{"name=shelves/essays"}},
+		{"GET", "/v1/shelves/9", "", 404, []string{"code=5", "message=shelf shelves/9 not found"}},
+		{"GET", "/v1/shelves/1/books?pageSize=1", "", 200, []string{"books.0.name=shelves/1/books/1", "nextPageToken=1"}},
+		{"GET", "/v1/shelves/1/books?pageSize=1&pageToken=1", "", 200, []string{"books.0.title=Invisible Cities"}},
+		{"GET", "/v1/shelves/1/books?pageSize=x", "", 400, []string{"code=3"}},
+		{"POST", "/v1/shelves/essays/books?bookId=kindred", `{"title": "Kindred", "author": "Octavia E. Butler"}`, 200,
+			[]string{"name=shelves/essays/books/kindred", "author=Octavia E. Butler"}},
+		{"POST", "/v1/shelves/essays/books", `{"author": "nobody"}`, 400, []string{"code=3", "message=a book needs a title"}},
+		{"POST", "/v1/shelves/essays/books", `{"title": `, 400, []string{"code=3"}},
+		{"GET", "/v1/shelves/1/books/1", "", 200, []string{"title=The Left Hand of Darkness"}},
+		{"GET", "/v1/books/shelves/1/books/2", "", 200, []string{"title=Invisible Cities"}}, // the additional binding
+		{"GET", "/v1/shelves/1/books/9", "", 404, []string{"code=5"}},
+		{"PATCH", "/v1/shelves/1/books/1?updateMask=read", `{"read": true, "title": "ignored"}`, 200, []string{"read=true", "title=The Left Hand of Darkness"}},
+		{"PATCH", "/v1/shelves/1/books/1?updateMask=nope", `{}`, 400, []string{"code=3"}},
+		{"POST", "/v1/shelves/1/books/2:move", `{"otherShelfName": "shelves/essays"}`, 200, []string{"name=shelves/essays/books/2"}},
+		{"POST", "/v1/shelves/1/books/2:move", `{"otherShelfName": "shelves/essays"}`, 404, []string{"code=5"}},
+		{"DELETE", "/v1/shelves/essays", "", 400, []string{"code=9", "message=shelf shelves/essays has books"}},
+		{"DELETE", "/v1/shelves/essays/books/kindred", "", 200, nil},
+		{"DELETE", "/v1/shelves/essays?force=true", "", 200, nil},
+		{"GET", "/v1/shelves/essays", "", 404, []string{"code=5"}},
+		{"PUT", "/v1/shelves/1", "", 405, []string{"code=12"}},
+		{"GET", "/v1/nothing/here/at/all", "", 404, []string{"code=5"}},
+	} {
+		req, err := http.NewRequest(tt.method, base+tt.path, strings.NewReader(tt.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.method, tt.path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.code {
+			t.Errorf("%s %s: got %d %s, want %d", tt.method, tt.path, resp.StatusCode, body, tt.code)
+			continue
+		}
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("%s %s: Content-Type %q", tt.method, tt.path, ct)
+		}
+		var doc any
+		if err := json.Unmarshal(body, &doc); err != nil {
+			t.Errorf("%s %s: %v in %s", tt.method, tt.path, err, body)
+			continue
+		}
+		for _, w := range tt.want {
+			path, value, _ := strings.Cut(w, "=")
+			if got := jsonAt(doc, path); got != value {
+				t.Errorf("%s %s: %s = %q, want %q in %s", tt.method, tt.path, path, got, value, body)
+			}
+		}
+	}
+	if resp, err := http.Get(base + "/v1/shelves/1"); err == nil {
+		resp.Body.Close()
+		if resp.Header.Get("Allow") != "" {
+			t.Errorf("GET /v1/shelves/1: Allow %q on a 200", resp.Header.Get("Allow"))
+		}
+	}
+	resp, err := http.Get(base + "/v1/shelves/1/books:watch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+	if resp.Header.Get("Content-Type") != "application/x-ndjson" || len(lines) != 1 || !strings.Contains(lines[0], "shelves/1/books/1") {
+		t.Errorf("watch: got %q %q, want one book a line", resp.Header.Get("Content-Type"), body)
+	}
+}
+
+// jsonAt returns the value at the dotted path in doc, formatted with %v.
+func jsonAt(doc any, path string) string {
+	for key := range strings.SplitSeq(path, ".") {
+		switch d := doc.(type) {
+		case map[string]any:
+			doc = d[key]
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i >= len(d) {
+				return "<none>"
+			}
+			doc = d[i]
+		default:
+			return "<none>"
+		}
+	}
+	if doc == nil {
+		return "<none>"
+	}
+	return fmt.Sprint(doc)
 }
