@@ -5,19 +5,24 @@ go 1.26.0
 replace (
 	github.com/cairn-go/cairn => ../
 	github.com/cairn-go/cairn/compress => ../compress
+	github.com/cairn-go/cairn/examples/demo => ../examples/demo
 	github.com/cairn-go/cairn/metrics => ../metrics
+	github.com/cairn-go/cairn/transcode => ../transcode
 )
 
 require (
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/cairn-go/cairn v0.0.0
 	github.com/cairn-go/cairn/compress v0.0.0
+	github.com/cairn-go/cairn/examples/demo v0.0.0-00010101000000-000000000000
 	github.com/cairn-go/cairn/metrics v0.0.0
+	github.com/cairn-go/cairn/transcode v0.0.0
 	github.com/dimfeld/httptreemux/v5 v5.5.0
 	github.com/gin-gonic/gin v1.12.0
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/gorilla/handlers v1.5.2
 	github.com/gorilla/mux v1.8.1
+	github.com/grpc-ecosystem/grpc-gateway/v2 v2.33.0
 	github.com/julienschmidt/httprouter v1.3.0
 	github.com/klauspost/compress v1.20.3
 	github.com/labstack/echo/v4 v4.16.0
@@ -26,6 +31,7 @@ require (
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/genproto/googleapis/api v0.0.0-20261026165753-2ffab32bce7e
+	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 )
 
@@ -51,7 +57,6 @@ require (
 	github.com/goccy/go-json v0.10.5 // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	github.com/grpc-ecosystem/grpc-gateway/v2 v2.33.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/klauspost/cpuid/v2 v2.3.0 // indirect
 	github.com/labstack/gommon v0.5.0 // indirect
@@ -80,7 +85,7 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
-	google.golang.org/grpc v1.85.0 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20261026165753-2ffab32bce7e // indirect
 	google.golang.org/grpc/cmd/protoc-gen-go-grpc v1.6.2 // indirect
 )
 

@@ -118,9 +118,14 @@ func parseTimeout(s string) (time.Duration, bool) {
 	return time.Duration(n) * unit, true
 }
 
-// writeMetadata adds md to hd as headers named prefix+Key.
+// writeMetadata adds md to hd as headers named prefix+Key. The
+// content-type of the gRPC response is the transport's, not the
+// service's: it is left out.
 func writeMetadata(hd http.Header, prefix string, md metadata.MD) {
 	for k, vals := range md {
+		if k == "content-type" {
+			continue
+		}
 		name := prefix + textproto.CanonicalMIMEHeaderKey(k)
 		bin := strings.HasSuffix(k, "-bin")
 		for _, v := range vals {

@@ -132,7 +132,7 @@ func TestMetadata(t *testing.T) {
 		t.Errorf("Grpc-Timeout: soon: got %d, want 400", a.status)
 	}
 	a = do(t, srv.URL, call{method: "GET", target: "/v1/echo/x"})
-	for k, v := range map[string]string{"Grpc-Metadata-X-Served-By": "echo", "Grpc-Metadata-X-Raw-Bin": "AQI=", "Grpc-Trailer-X-Checksum": "42"} {
+	for k, v := range map[string]string{"Grpc-Metadata-X-Served-By": "echo", "Grpc-Metadata-X-Raw-Bin": "AQI=", "Grpc-Trailer-X-Checksum": "42", "Grpc-Metadata-Content-Type": ""} {
 		if got := a.header.Get(k); got != v {
 			t.Errorf("GET /v1/echo/x: header %s %q, want %q", k, got, v)
 		}
