@@ -25,8 +25,11 @@ import (
 	"github.com/cairn-go/cairn/transcode"
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -52,6 +55,13 @@ func (c *cannedLibrary) DeleteBook(context.Context, *librarypb.DeleteBookRequest
 	return &emptypb.Empty{}, nil
 }
 
+// canned is the library the benchmarks' server answers from.
+func canned() *cannedLibrary {
+	return &cannedLibrary{book: &librarypb.Book{
+		Title: "The Dispossessed", Author: "Ursula K. Le Guin", CreateTime: &timestamppb.Timestamp{Seconds: 1700000000},
+	}}
+}
+
 // startCanned serves a cannedLibrary over gRPC on loopback and returns a
 // connection to it.
 func startCanned(tb testing.TB) *grpc.ClientConn {
@@ -61,9 +71,7 @@ func startCanned(tb testing.TB) *grpc.ClientConn {
 		tb.Fatal(err)
 	}
 	gs := grpc.NewServer()
-	librarypb.RegisterLibraryServiceServer(gs, &cannedLibrary{book: &librarypb.Book{
-		Title: "The Dispossessed", Author: "Ursula K. Le Guin", CreateTime: &timestamppb.Timestamp{Seconds: 1700000000},
-	}})
+	librarypb.RegisterLibraryServiceServer(gs, canned())
 	go gs.Serve(lis)
 	tb.Cleanup(gs.Stop)
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -74,9 +82,40 @@ func startCanned(tb testing.TB) *grpc.ClientConn {
 	return conn
 }
 
+// directConn is a grpc.ClientConnInterface that calls a cannedLibrary's
+// methods directly, without a transport, so that a benchmark through it
+// measures the gateway alone.
+type directConn struct{ srv *cannedLibrary }
+
+// Invoke calls the method named method.
+func (c directConn) Invoke(ctx context.Context, method string, args, reply any, _ ...grpc.CallOption) error {
+	var out proto.Message
+	var err error
+	switch method {
+	case librarypb.LibraryService_GetBook_FullMethodName:
+		out, err = c.srv.GetBook(ctx, args.(*librarypb.GetBookRequest))
+	case librarypb.LibraryService_UpdateBook_FullMethodName:
+		out, err = c.srv.UpdateBook(ctx, args.(*librarypb.UpdateBookRequest))
+	case librarypb.LibraryService_DeleteBook_FullMethodName:
+		out, err = c.srv.DeleteBook(ctx, args.(*librarypb.DeleteBookRequest))
+	default:
+		return status.Errorf(codes.Unimplemented, "%s", method)
+	}
+	if err != nil {
+		return err
+	}
+	proto.Merge(reply.(proto.Message), out)
+	return nil
+}
+
+// NewStream refuses: no method of the benchmarks streams.
+func (directConn) NewStream(context.Context, *grpc.StreamDesc, string, ...grpc.CallOption) (grpc.ClientStream, error) {
+	return nil, status.Error(codes.Unimplemented, "no streams")
+}
+
 // gatewaysOf returns the two gateways over conn, by name. Both write
 // unpopulated fields and ignore unknown ones, grpc-gateway's defaults.
-func gatewaysOf(tb testing.TB, conn *grpc.ClientConn) map[string]http.Handler {
+func gatewaysOf(tb testing.TB, conn grpc.ClientConnInterface) map[string]http.Handler {
 	tb.Helper()
 	h := transcode.New(conn, &transcode.Options{
 		MarshalOptions:   protojson.MarshalOptions{EmitUnpopulated: true},
@@ -86,7 +125,7 @@ func gatewaysOf(tb testing.TB, conn *grpc.ClientConn) map[string]http.Handler {
 		tb.Fatal(err)
 	}
 	mux := runtime.NewServeMux()
-	if err := librarygw.RegisterLibraryServiceHandler(context.Background(), mux, conn); err != nil {
+	if err := librarygw.RegisterLibraryServiceHandlerClient(context.Background(), mux, librarypb.NewLibraryServiceClient(conn)); err != nil {
 		tb.Fatal(err)
 	}
 	return map[string]http.Handler{"cairn": h, "grpc-gateway": mux}
@@ -104,7 +143,13 @@ var transcodeCases = []struct {
 // TestTranscoders checks that both gateways give the same answers to the
 // benchmarks' requests, so that they are compared doing the same work.
 func TestTranscoders(t *testing.T) {
-	gws := gatewaysOf(t, startCanned(t))
+	for _, gws := range []map[string]http.Handler{gatewaysOf(t, startCanned(t)), gatewaysOf(t, directConn{canned()})} {
+		compareGateways(t, gws)
+	}
+}
+
+// compareGateways checks that the gateways of gws answer alike.
+func compareGateways(t *testing.T, gws map[string]http.Handler) {
 	for _, tc := range transcodeCases {
 		var bodies []any
 		for _, name := range []string{"cairn", "grpc-gateway"} {
@@ -127,9 +172,20 @@ func TestTranscoders(t *testing.T) {
 }
 
 // BenchmarkTranscode measures each gateway's ServeHTTP for the cases,
-// with a response writer that discards what it is given.
+// with a response writer that discards what it is given, calling the
+// server over loopback gRPC.
 func BenchmarkTranscode(b *testing.B) {
-	gws := gatewaysOf(b, startCanned(b))
+	benchmarkGateways(b, gatewaysOf(b, startCanned(b)))
+}
+
+// BenchmarkTranscodeDirect is BenchmarkTranscode with the server's methods
+// called directly: the gateways' own cost, without gRPC's.
+func BenchmarkTranscodeDirect(b *testing.B) {
+	benchmarkGateways(b, gatewaysOf(b, directConn{canned()}))
+}
+
+// benchmarkGateways runs the cases through each of gws.
+func benchmarkGateways(b *testing.B, gws map[string]http.Handler) {
 	for _, tc := range transcodeCases {
 		for _, name := range []string{"cairn", "grpc-gateway"} {
 			b.Run(tc.name+"/"+name, func(b *testing.B) {

@@ -35,14 +35,36 @@ import (
 // outPool holds buffers for writing responses.
 var outPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
+// unaryCall holds what a unary call returns besides its response, and the
+// options that ask for it, so that they are made once and pooled.
+type unaryCall struct {
+	header, trailer metadata.MD
+	opts            []grpc.CallOption
+}
+
+// callPool holds unaryCalls.
+var callPool = sync.Pool{New: func() any {
+	c := new(unaryCall)
+	c.opts = []grpc.CallOption{grpc.Header(&c.header), grpc.Trailer(&c.trailer)}
+	return c
+}}
+
+// jsonContentType is the Content-Type of JSON answers, shared: a header's
+// value slice is replaced by Set, never written into.
+var jsonContentType = []string{"application/json"}
+
 // serveUnary calls rt's unary method with req and writes its response.
 func (h *Handler) serveUnary(ctx context.Context, w http.ResponseWriter, rt *route, req proto.Message) {
 	resp := rt.out.New().Interface()
-	var header, trailer metadata.MD
-	err := h.conn.Invoke(ctx, rt.fullMethod, req, resp, grpc.Header(&header), grpc.Trailer(&trailer))
+	c := callPool.Get().(*unaryCall)
+	defer func() {
+		c.header, c.trailer = nil, nil
+		callPool.Put(c)
+	}()
+	err := h.conn.Invoke(ctx, rt.fullMethod, req, resp, c.opts...)
 	hd := w.Header()
-	writeMetadata(hd, metadataPrefix, header)
-	writeMetadata(hd, trailerPrefix, trailer)
+	writeMetadata(hd, metadataPrefix, c.header)
+	writeMetadata(hd, trailerPrefix, c.trailer)
 	if err != nil {
 		h.writeStatus(w, status.Convert(err), 0)
 		return
@@ -65,7 +87,7 @@ func (h *Handler) serveUnary(ctx context.Context, w http.ResponseWriter, rt *rou
 		return
 	}
 	*bp = b
-	hd.Set("Content-Type", "application/json")
+	hd["Content-Type"] = jsonContentType
 	hd.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
