@@ -67,6 +67,16 @@
 // value that does not parse, bad JSON, a malformed escape) is answered 400
 // with code INVALID_ARGUMENT, a body over Options.MaxBodyBytes 413.
 //
+// # Differences from the reference
+//
+// Matching follows grpc-httpjson-transcoding, the library behind Envoy's
+// transcoder, except where it would fail silently: two rules for the same
+// requests are an error at registration (the reference keeps both and
+// answers neither), and {x} and * in the same place count as the same
+// rule; a path that only other methods' rules match is answered 405 with
+// Allow rather than as unmatched; a malformed percent-escape is 400. In
+// the query "+" is a space, as net/url and HTML forms have it.
+//
 // # Routes
 //
 // While a Handler serves a request, r.Pattern is the rule that matched,
