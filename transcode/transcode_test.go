@@ -262,3 +262,48 @@ func TestRegistration(t *testing.T) {
 		t.Error("registration after serving: no error")
 	}
 }
+
+// TestPathValues checks path variables of every kind of leaf, and the
+// decoding of variables of one and of several segments.
+func TestPathValues(t *testing.T) {
+	rule := func(path string) *annotations.HttpRule {
+		return &annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: path}}
+	}
+	for _, decodeReserved := range []bool{false, true} {
+		conn := startGRPC(t)
+		h := New(conn, &Options{DecodeReserved: decodeReserved})
+		for _, path := range []string{
+			"/v2/kinds/{f_int32}/{f_int64}/{f_uint64}/{f_bool}/{f_enum}/{f_double}/{f_bytes}",
+			"/v2/wkt/{ts}/{dur}/{w_int64}/{w_string}/{mask}",
+			"/v2/nested/{nested.inner.leaf}/{nested.count}",
+			"/v2/multi/{f_string=files/**}",
+		} {
+			if err := h.RegisterMethod(testMethod("Plain"), rule(path)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		srv := serve(t, h)
+		multi := `{"fString":"files/a b/c%2Fd%3F/e:f"}`
+		if decodeReserved {
+			multi = `{"fString":"files/a b/c/d?/e:f"}`
+		}
+		for _, tt := range []struct {
+			target string
+			status int
+			want   string
+		}{
+			{"/v2/kinds/-1/2/3/true/GREEN/0.5/aGk", 200, `{"fInt32":-1,"fInt64":"2","fUint64":"3","fBool":true,"fEnum":"GREEN","fDouble":0.5,"fBytes":"aGk="}`},
+			{"/v2/kinds/x/2/3/true/GREEN/0.5/aGk", 400, ``},
+			{"/v2/kinds/1/2/-3/true/GREEN/0.5/aGk", 400, ``},
+			{"/v2/wkt/2020-01-02T03:04:05Z/3s/-5/a%2Fb/x,y.z", 200, `{"ts":"2020-01-02T03:04:05Z","dur":"3s","wInt64":"-5","wString":"a/b","mask":"x,y.z"}`},
+			{"/v2/wkt/2020-13-02T03:04:05Z/3s/-5/a/x", 400, ``},
+			{"/v2/nested/%E2%82%AC%20/7", 200, `{"nested":{"count":7,"inner":{"leaf":"€ "}}}`},
+			{"/v2/multi/files/a%20b/c%2Fd%3F/e:f", 200, multi},
+		} {
+			a := do(t, srv.URL, call{method: "GET", target: tt.target})
+			if a.status != tt.status || (tt.want != "" && !sameJSON(a.body, tt.want)) {
+				t.Errorf("DecodeReserved %v: GET %s: got %d %s, want %d %s", decodeReserved, tt.target, a.status, a.body, tt.status, tt.want)
+			}
+		}
+	}
+}
