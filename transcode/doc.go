@@ -24,9 +24,13 @@
 // *, * before **, trying the next when a choice fails further on), never
 // the first registered. A trailing :verb is a verb only when some rule has
 // that verb; otherwise the colon belongs to the last segment, so
-// /v1/books/a:b reaches {name=books/*} with the name books/a:b. A path no
-// template matches is answered 404; a path that templates match for other
-// HTTP methods, 405 with an Allow header. Two rules that match the same
+// /v1/books/a:b reaches {name=books/*} with the name books/a:b (but a name
+// that ends in a registered verb, such as a:move, must be sent as
+// a%3Amove). As in the reference, empty segments at the end are dropped:
+// /v1/shelves/ is /v1/shelves. A path no template matches is answered 404;
+// a path that templates match for other HTTP methods, 405 with an Allow
+// header. HEAD is served by a GET rule (without the body), and OPTIONS
+// answered 204 with Allow, unless rules of their own exist. Two rules that match the same
 // requests are an error at registration, as is a variable that does not
 // name a singular scalar field of the request, or a body or response_body
 // that names no field.
@@ -37,18 +41,24 @@
 // message, a field name for one field), then the path (which wins over
 // the body), then the query (fields bound by neither; none with body
 // "*"). Path variables of one segment are fully percent-decoded; variables
-// of several segments keep the reserved characters escaped unless
-// Options.DecodeReserved is set. Path and query values are read as
-// protojson reads them in a JSON string: numbers, bool, enums by name or
-// number, bytes in base64, Timestamp, Duration, FieldMask and the wrapper
-// types. Query parameters name fields by their proto or JSON names,
-// dotted for nested fields, repeated for repeated fields; those that name
-// no field are ignored unless Options.StrictQuery is set. A
-// google.api.HttpBody body takes the raw bytes and Content-Type.
+// of several segments keep the reserved characters (and "%") escaped
+// unless Options.DecodeReserved is set. Path and query values are text:
+// numbers in decimal (NaN and Infinity for floats), true or false, enums
+// by name or number, bytes in base64 of either alphabet, UTF-8 strings,
+// Timestamps in RFC 3339, Durations as "1.5s", FieldMasks as paths
+// separated by commas (updateTime or update_time), and the wrapper types
+// by their value. Query parameters name fields by their proto or JSON
+// names, dotted for nested fields, repeated for repeated fields; a
+// singular field set twice is an error, and parameters that name no field
+// are ignored unless Options.StrictQuery is set. A body is read as JSON
+// whatever its Content-Type; a google.api.HttpBody takes the raw bytes and
+// the Content-Type instead.
 //
 // Authorization and Grpc-Metadata-* headers (and the headers listed in
 // Options.Headers) become metadata of the call; Grpc-Timeout becomes its
-// deadline. The server's header and trailer metadata come back as
+// deadline. Grpc-Metadata-Authorization and keys gRPC keeps for itself
+// (grpc-*, content-type, ...) are dropped; a key or value gRPC would
+// refuse is answered 400. The server's header and trailer metadata come back as
 // Grpc-Metadata-* and Grpc-Trailer-* headers.
 //
 // # Responses

@@ -5,6 +5,7 @@ package transcode
 //	Authorization: Bearer t        -> authorization: Bearer t
 //	Grpc-Metadata-Tenant: acme     -> tenant: acme
 //	Grpc-Metadata-Trace-Bin: AQI=  -> trace-bin: "\x01\x02" (base64 decoded)
+//	Grpc-Metadata-Authorization    -> dropped: only Authorization sets it
 //	Grpc-Timeout: 250m             -> a deadline 250 ms from now
 //	X-Request-Id: 42               -> x-request-id: 42, if listed in Options.Headers
 //
@@ -14,9 +15,9 @@ package transcode
 import (
 	"context"
 	"encoding/base64"
+	"math"
 	"net/http"
 	"net/textproto"
-	"strconv"
 	"strings"
 	"time"
 
@@ -30,39 +31,53 @@ const (
 )
 
 // outgoingContext returns the context of the call for r: r's context with
-// the metadata its headers carry and the deadline Grpc-Timeout sets.
+// the metadata its headers carry and the deadline Grpc-Timeout sets. A
+// header that cannot be metadata (a key gRPC does not allow, a value with
+// bytes other than printable ASCII) is the client's mistake: an error.
 func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.CancelFunc, error) {
 	ctx := r.Context()
 	var md metadata.MD
-	add := func(k, v string) {
+	add := func(name, k, v string) error {
+		if !strings.HasSuffix(k, "-bin") && !printable(v) {
+			return badRequest("header %s: a value of metadata must be printable ASCII", name)
+		}
 		if md == nil {
 			md = metadata.MD{}
 		}
 		md[k] = append(md[k], v)
+		return nil
 	}
 	for name, vals := range r.Header {
+		var key string
 		switch {
 		case name == "Authorization":
-			for _, v := range vals {
-				add("authorization", v)
-			}
+			key = "authorization"
 		case len(name) > len(metadataPrefix) && strings.EqualFold(name[:len(metadataPrefix)], metadataPrefix):
-			key := strings.ToLower(name[len(metadataPrefix):])
-			for _, v := range vals {
-				if strings.HasSuffix(key, "-bin") {
-					b, err := decodeBinary(v)
-					if err != nil {
-						return nil, nil, badRequest("header %s: %v", name, err)
-					}
-					v = string(b)
-				}
-				add(key, v)
+			key = strings.ToLower(name[len(metadataPrefix):])
+			if reservedKey(key) {
+				continue // only the headers of their own may set these
+			}
+			if !validKey(key) {
+				return nil, nil, badRequest("header %s: %q is not a valid metadata key", name, key)
+			}
+		case h.headers[name]:
+			key = strings.ToLower(name)
+			if !validKey(key) {
+				continue
 			}
 		default:
-			if h.headers[name] {
-				for _, v := range vals {
-					add(strings.ToLower(name), v)
+			continue
+		}
+		for _, v := range vals {
+			if strings.HasSuffix(key, "-bin") {
+				b, err := decodeBinary(v)
+				if err != nil {
+					return nil, nil, badRequest("header %s: %v", name, err)
 				}
+				v = string(b)
+			}
+			if err := add(name, key, v); err != nil {
+				return nil, nil, err
 			}
 		}
 	}
@@ -80,6 +95,41 @@ func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.Can
 	return ctx, func() {}, nil
 }
 
+// reservedKey reports whether a metadata key may not be set through a
+// Grpc-Metadata- header: authorization, which comes from the Authorization
+// header alone (so that a proxy that checks that header sees every
+// credential), and the keys gRPC keeps for itself.
+func reservedKey(k string) bool {
+	switch k {
+	case "authorization", "content-type", "te", "user-agent", "connection", "host":
+		return true
+	}
+	return strings.HasPrefix(k, "grpc-") || strings.HasPrefix(k, ":")
+}
+
+// validKey reports whether k is a metadata key gRPC accepts: lower-case
+// letters, digits, and - _ . only.
+func validKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return k != ""
+}
+
+// printable reports whether v holds printable ASCII only, as gRPC requires
+// of a metadata value that is not binary.
+func printable(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x20 || v[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeBinary decodes a binary header value, base64 padded or not.
 func decodeBinary(v string) ([]byte, error) {
 	if len(v)%4 == 0 {
@@ -88,15 +138,20 @@ func decodeBinary(v string) ([]byte, error) {
 	return base64.RawStdEncoding.DecodeString(v)
 }
 
-// parseTimeout parses a gRPC timeout: up to 8 digits and a unit, H, M, S,
-// m (milli), u (micro) or n (nano).
+// parseTimeout parses a gRPC timeout: 1 to 8 digits and a unit, H, M, S,
+// m (milli), u (micro) or n (nano). A timeout longer than a
+// time.Duration holds (99999999H is) is the longest one it holds.
 func parseTimeout(s string) (time.Duration, bool) {
 	if len(s) < 2 || len(s) > 9 {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(s[:len(s)-1], 10, 64)
-	if err != nil || n < 0 {
-		return 0, false
+	var n int64
+	for i := 0; i < len(s)-1; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
 	}
 	var unit time.Duration
 	switch s[len(s)-1] {
@@ -114,6 +169,9 @@ func parseTimeout(s string) (time.Duration, bool) {
 		unit = time.Nanosecond
 	default:
 		return 0, false
+	}
+	if n > int64(math.MaxInt64/unit) {
+		return math.MaxInt64, true
 	}
 	return time.Duration(n) * unit, true
 }

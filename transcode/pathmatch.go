@@ -283,9 +283,8 @@ func (m *pathMatcher) match(method, path string, b *bindings) (route int, st mat
 	return r.route, matched
 }
 
-// allow returns the Allow header for path: the methods whose routes match
-// it, sorted and joined with ", ".
-func (m *pathMatcher) allow(path string) string {
+// allow returns the methods whose routes match path, sorted.
+func (m *pathMatcher) allow(path string) []string {
 	var buf [maxInlineSegments]span
 	parts, verb := m.split(path, buf[:])
 	var ms []string
@@ -294,5 +293,5 @@ func (m *pathMatcher) allow(path string) string {
 			ms = append(ms, method)
 		}
 	}
-	return strings.Join(ms, ", ")
+	return ms
 }

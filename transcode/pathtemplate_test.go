@@ -115,6 +115,9 @@ func TestUnescapeValue(t *testing.T) {
 		{"shelves/a%20b%2Fc/books/%7E", true, false, "shelves/a b%2Fc/books/~"},
 		{"%e2%82%ac", false, false, "€"},
 		{"%00", false, false, "\x00"},
+		{"a%252Fb", true, false, "a%252Fb"}, // not a%2Fb, which is another value
+		{"a%252Fb", true, true, "a%2Fb"},
+		{"a%252Fb", false, false, "a%2Fb"},
 	} {
 		got, err := unescapeValue(tt.raw, tt.multi, tt.decodeReserved)
 		if err != nil || got != tt.want {

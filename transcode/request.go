@@ -80,13 +80,17 @@ func (h *Handler) buildRequest(w http.ResponseWriter, r *http.Request, rt *route
 	if err != nil {
 		return err
 	}
+	var set []fieldPath // the singular fields set so far
 	for _, p := range q {
-		if err := h.setQuery(rt, msg, p.key, p.vals); err != nil {
+		if err := h.setQuery(rt, msg, p.key, p.vals, &set); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// equal reports whether p and q are the same path.
+func (p fieldPath) equal(q fieldPath) bool { return len(p) == len(q) && p.covers(q) }
 
 // queryParam is a query parameter and its values, in the order they came.
 type queryParam struct {
@@ -217,8 +221,10 @@ func setPath(msg protoreflect.Message, fp fieldPath, s string) error {
 }
 
 // setQuery sets the field that the query parameter key names to vals, or
-// ignores the parameter as the rules above say.
-func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals []string) error {
+// ignores the parameter as the rules above say. set lists the singular
+// fields that earlier parameters set: a field named twice (?page_size=1
+// &pageSize=2) is an error.
+func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals []string, set *[]fieldPath) error {
 	md := msg.Descriptor()
 	var fp fieldPath
 	for name := range strings.SplitSeq(key, ".") {
@@ -260,6 +266,12 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		if len(vals) > 1 {
 			return badRequest("query: %s is not repeated but has %d values", key, len(vals))
 		}
+		for _, p := range *set {
+			if p.equal(fp) {
+				return badRequest("query: %s is set twice", fp)
+			}
+		}
+		*set = append(*set, fp)
 		v, err := parseValue(msg, leaf, vals[0])
 		if err != nil {
 			return badRequest("query: %s: %v", key, err)

@@ -254,9 +254,16 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 func acceptsEventStream(r *http.Request) bool {
 	for _, v := range r.Header.Values("Accept") {
 		for part := range strings.SplitSeq(v, ",") {
-			if mt, params, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && mt == "text/event-stream" && params["q"] != "0" {
-				return true
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil || mt != "text/event-stream" {
+				continue
 			}
+			if q, ok := params["q"]; ok {
+				if f, err := strconv.ParseFloat(q, 64); err != nil || f <= 0 {
+					continue
+				}
+			}
+			return true
 		}
 	}
 	return false

@@ -6,7 +6,7 @@ package transcode
 //	HTTP/1.1 404 Not Found
 //	Content-Type: application/json
 //
-//	{"code":5,"message":"book shelves/1/books/9 not found","details":[]}
+//	{"code":5,"message":"book shelves/1/books/9 not found"}
 //
 // The transcoder's own errors (no route, a value that does not parse, a
 // body that is not JSON) are written the same way, with the gRPC code that

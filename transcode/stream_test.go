@@ -32,6 +32,7 @@ func TestStream(t *testing.T) {
 		{"event error", "text/event-stream", "count=1&failCode=13", 200, "text/event-stream",
 			"data: {\"fString\":\"0\"}\n\nevent: error\ndata: {\"error\":{\"code\":13,\"message\":\"stream failed\"}}\n\n"},
 		{"events refused", "text/event-stream;q=0", "count=1", 200, "application/x-ndjson", `{"fString":"0"}` + "\n"},
+		{"events refused, q=0.0", "text/event-stream;q=0.0", "count=1", 200, "application/x-ndjson", `{"fString":"0"}` + "\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			hd := http.Header{}
@@ -115,21 +116,36 @@ func TestHttpBody(t *testing.T) {
 func TestMetadata(t *testing.T) {
 	srv := serve(t, newTestHandler(t, &Options{Headers: []string{"x-request-id"}}))
 	hd := http.Header{
-		"Authorization":           {"Bearer t"},
-		"Grpc-Metadata-Tenant":    {"acme"},
-		"Grpc-Metadata-Trace-Bin": {"AQI="},
-		"X-Request-Id":            {"42"},
-		"X-Other":                 {"not sent"},
-		"Grpc-Timeout":            {"10S"},
+		"Authorization":               {"Bearer t"},
+		"Grpc-Metadata-Authorization": {"Bearer smuggled"},
+		"Grpc-Metadata-Grpc-Status":   {"0"},
+		"Grpc-Metadata-Tenant":        {"acme"},
+		"Grpc-Metadata-Trace-Bin":     {"AQI="},
+		"X-Request-Id":                {"42"},
+		"X-Other":                     {"not sent"},
+		"Grpc-Timeout":                {"10S"},
 	}
 	a := do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: hd})
 	want := `{"entries":["authorization: Bearer t","tenant: acme","trace-bin: \u0001\u0002","user-agent: grpc-go/` + grpcVersion(t, a.body) + `","x-request-id: 42"],"deadline":"10s"}`
 	if a.status != 200 || !sameJSON(a.body, want) {
 		t.Errorf("GET /v1/meta: got %d %s, want %s", a.status, a.body, want)
 	}
-	hd.Set("Grpc-Timeout", "soon")
-	if a := do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: hd}); a.status != 400 {
-		t.Errorf("Grpc-Timeout: soon: got %d, want 400", a.status)
+	for _, bad := range []http.Header{
+		{"Grpc-Timeout": {"soon"}},
+		{"Grpc-Timeout": {"+5S"}},
+		{"Grpc-Timeout": {"123456789S"}},
+		{"Grpc-Metadata-A!b": {"x"}},
+		{"Grpc-Metadata-X": {"café"}},
+		{"Authorization": {"Bearer café"}},
+		{"Grpc-Metadata-X-Bin": {"!!"}},
+	} {
+		if a := do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: bad}); a.status != 400 {
+			t.Errorf("%v: got %d %s, want 400", bad, a.status, a.body)
+		}
+	}
+	a = do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: http.Header{"Grpc-Timeout": {"99999999H"}}})
+	if a.status != 200 {
+		t.Errorf("Grpc-Timeout: 99999999H: got %d %s, want 200", a.status, a.body)
 	}
 	a = do(t, srv.URL, call{method: "GET", target: "/v1/echo/x"})
 	for k, v := range map[string]string{"Grpc-Metadata-X-Served-By": "echo", "Grpc-Metadata-X-Raw-Bin": "AQI=", "Grpc-Trailer-X-Checksum": "42", "Grpc-Metadata-Content-Type": ""} {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -235,6 +236,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.EscapedPath()
 	var b bindings
 	i, st := h.matcher.match(r.Method, path, &b)
+	if st == methodNotAllowed && r.Method == http.MethodHead {
+		// HEAD is GET without the body, which net/http leaves out.
+		b = bindings{}
+		i, st = h.matcher.match(http.MethodGet, path, &b)
+	}
 	switch st {
 	case notFound:
 		if h.opts.NotFound != nil {
@@ -244,13 +250,32 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, codes.NotFound, http.StatusNotFound, "no rule matches "+path)
 		return
 	case methodNotAllowed:
-		w.Header().Set("Allow", h.matcher.allow(path))
+		w.Header().Set("Allow", h.allowHeader(path))
+		if r.Method == http.MethodOptions {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		h.writeError(w, codes.Unimplemented, http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed for "+path)
 		return
 	}
 	rt := h.routes[i]
 	r.Pattern = rt.pattern
 	h.serve(w, r, rt, &b)
+}
+
+// allowHeader returns the Allow header for path: the methods of the rules
+// that match it, HEAD where GET is, and OPTIONS, which the Handler answers
+// itself for a path without an OPTIONS rule.
+func (h *Handler) allowHeader(path string) string {
+	ms := h.matcher.allow(path)
+	if slices.Contains(ms, http.MethodGet) && !slices.Contains(ms, http.MethodHead) {
+		ms = append(ms, http.MethodHead)
+	}
+	if !slices.Contains(ms, http.MethodOptions) {
+		ms = append(ms, http.MethodOptions)
+	}
+	slices.Sort(ms)
+	return strings.Join(ms, ", ")
 }
 
 // serve calls rt's method for r and writes its answer.

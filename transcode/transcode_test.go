@@ -58,6 +58,10 @@ func TestUnary(t *testing.T) {
 		{"two values for one", call{method: "GET", target: "/v1/echo/x?fInt32=1&fInt32=2"}, 400, ``},
 		{"message from the query", call{method: "GET", target: "/v1/echo/x?nested=n"}, 400, ``},
 		{"map from the query", call{method: "GET", target: "/v1/echo/x?labels=n"}, 400, ``},
+		{"a field named twice", call{method: "GET", target: "/v1/echo/x?fInt32=1&f_int32=2"}, 400, ``},
+		{"not UTF-8 in the path", call{method: "GET", target: "/v1/echo/%FF"}, 400, ``},
+		{"not UTF-8 in the query", call{method: "GET", target: "/v1/echo/x?nested.name=%C3"}, 400, ``},
+		{"field mask as in the .proto file", call{method: "GET", target: "/v1/echo/x?mask=f_string,nested.inner.leaf"}, 200, `{"fString":"x","mask":"fString,nested.inner.leaf"}`},
 		{"malformed query escape", call{method: "GET", target: "/v1/echo/x?fString=%zz"}, 400, ``},
 		{"bad JSON", call{method: "POST", target: "/v1/echo", body: `{"fString":`}, 400, ``},
 		{"unknown JSON field", call{method: "POST", target: "/v1/echo", body: `{"nope":1}`}, 400, ``},
@@ -134,8 +138,21 @@ func TestNotMatched(t *testing.T) {
 	}
 	// GET /v1/echo/{f_string} and PUT /v1/echo/{nested.name} match the path.
 	a = do(t, srv.URL, call{method: "DELETE", target: "/v1/echo/x"})
-	if a.status != 405 || a.header.Get("Allow") != "GET, PUT" {
-		t.Errorf("DELETE /v1/echo/x: got %d Allow %q %s, want 405 Allow %q", a.status, a.header.Get("Allow"), a.body, "GET, PUT")
+	if want := "GET, HEAD, OPTIONS, PUT"; a.status != 405 || a.header.Get("Allow") != want {
+		t.Errorf("DELETE /v1/echo/x: got %d Allow %q %s, want 405 Allow %q", a.status, a.header.Get("Allow"), a.body, want)
+	}
+	a = do(t, srv.URL, call{method: "OPTIONS", target: "/v1/echo/x"})
+	if want := "GET, HEAD, OPTIONS, PUT"; a.status != 204 || a.header.Get("Allow") != want || a.body != "" {
+		t.Errorf("OPTIONS /v1/echo/x: got %d Allow %q %q, want 204 Allow %q", a.status, a.header.Get("Allow"), a.body, want)
+	}
+	get := do(t, srv.URL, call{method: "GET", target: "/v1/echo/x"})
+	a = do(t, srv.URL, call{method: "HEAD", target: "/v1/echo/x"})
+	if n := get.header.Get("Content-Length"); a.status != 200 || a.body != "" || a.header.Get("Content-Length") != n {
+		t.Errorf("HEAD /v1/echo/x: got %d %q Content-Length %q, want 200, no body, Content-Length %q", a.status, a.body, a.header.Get("Content-Length"), n)
+	}
+	a = do(t, srv.URL, call{method: "HEAD", target: "/v1/echo"})
+	if want := "OPTIONS, POST"; a.status != 405 || a.header.Get("Allow") != want {
+		t.Errorf("HEAD /v1/echo: got %d Allow %q, want 405 Allow %q", a.status, a.header.Get("Allow"), want)
 	}
 
 	fallback := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "elsewhere", http.StatusTeapot) })

@@ -6,7 +6,10 @@ package transcode
 // characters of RFC 6570 (! # $ & ' ( ) * + , / : ; = ? @ [ ]) escaped, so
 // that /v1/shelves/a%2Fb/books/c gives "shelves/a%2Fb/books/c" and the
 // value still shows where its segments are; Options.DecodeReserved decodes
-// them too. "+" is a plus sign in a path, never a space.
+// them too. There "%" itself stays escaped as well (unlike in the reference
+// implementation), or a%252Fb and a%2Fb would give the same value: kept
+// escapes and decoded text cannot be told apart otherwise. "+" is a plus
+// sign in a path, never a space.
 
 import "fmt"
 
@@ -18,6 +21,10 @@ func isReserved(c byte) bool {
 	}
 	return false
 }
+
+// kept reports whether the escape of c stays escaped in a variable of
+// several segments: c is reserved, or "%".
+func kept(c byte) bool { return c == '%' || isReserved(c) }
 
 // unhex returns the value of the hexadecimal digit c, or -1.
 func unhex(c byte) int {
@@ -48,7 +55,7 @@ func unescapeValue(raw string, multi, decodeReserved bool) (string, error) {
 			end := min(i+3, len(raw))
 			return "", fmt.Errorf("malformed escape %q", raw[i:end])
 		}
-		if c := byte(unhex(raw[i+1])<<4 | unhex(raw[i+2])); !keep || !isReserved(c) {
+		if c := byte(unhex(raw[i+1])<<4 | unhex(raw[i+2])); !keep || !kept(c) {
 			n++
 		}
 		i += 2
@@ -60,7 +67,7 @@ func unescapeValue(raw string, multi, decodeReserved bool) (string, error) {
 	for i := 0; i < len(raw); i++ {
 		if raw[i] == '%' {
 			c := byte(unhex(raw[i+1])<<4 | unhex(raw[i+2]))
-			if !keep || !isReserved(c) {
+			if !keep || !kept(c) {
 				b = append(b, c)
 				i += 2
 				continue

@@ -15,6 +15,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -65,7 +66,17 @@ func parseValue(msg protoreflect.Message, fd protoreflect.FieldDescriptor, s str
 	}
 	md := m.Descriptor()
 	switch md.FullName() {
-	case "google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.FieldMask":
+	case "google.protobuf.FieldMask":
+		// Paths separated by commas, in the JSON form (updateTime) or as
+		// in the .proto file (update_time).
+		paths := m.Mutable(md.Fields().ByName("paths")).List()
+		for p := range strings.SplitSeq(s, ",") {
+			if p == "" || !utf8.ValidString(p) {
+				return protoreflect.Value{}, fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
+			}
+			paths.Append(protoreflect.ValueOfString(snakeCase(p)))
+		}
+	case "google.protobuf.Timestamp", "google.protobuf.Duration":
 		// Their JSON forms are strings; protojson knows the formats.
 		if err := protojson.Unmarshal(strconv.AppendQuote(nil, s), m.Interface()); err != nil {
 			return protoreflect.Value{}, fmt.Errorf("%w for %s: %q", errBadValue, md.Name(), s)
@@ -85,7 +96,10 @@ func parseValue(msg protoreflect.Message, fd protoreflect.FieldDescriptor, s str
 func parseScalar(fd protoreflect.FieldDescriptor, s string) (protoreflect.Value, error) {
 	switch fd.Kind() {
 	case protoreflect.StringKind:
-		return protoreflect.ValueOfString(s), nil
+		if utf8.ValidString(s) {
+			return protoreflect.ValueOfString(s), nil
+		}
+		return protoreflect.Value{}, fmt.Errorf("%w for string field %s: not UTF-8", errBadValue, fd.Name())
 	case protoreflect.BoolKind:
 		switch s {
 		case "true":
@@ -167,4 +181,23 @@ func parseBytes(s string) ([]byte, bool) {
 	}
 	b, err := enc.DecodeString(s)
 	return b, err == nil
+}
+
+// snakeCase turns the JSON form of a field path (bookTitle.authorName)
+// into the form of the .proto file (book_title.author_name); a path
+// already in that form is kept.
+func snakeCase(p string) string {
+	if strings.IndexFunc(p, func(r rune) bool { return 'A' <= r && r <= 'Z' }) < 0 {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'A' <= c && c <= 'Z' {
+			b.WriteByte('_')
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
