@@ -84,8 +84,10 @@
 // requests are an error at registration (the reference keeps both and
 // answers neither), and {x} and * in the same place count as the same
 // rule; a path that only other methods' rules match is answered 405 with
-// Allow rather than as unmatched; a malformed percent-escape is 400. In
-// the query "+" is a space, as net/url and HTML forms have it.
+// Allow rather than as unmatched; a malformed percent-escape is 400; in
+// variables of several segments "%" stays escaped with the reserved
+// characters, so that a%252Fb and a%2Fb stay different values. In the
+// query "+" is a space, as net/url and HTML forms have it.
 //
 // # Routes
 //
