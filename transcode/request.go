@@ -165,11 +165,11 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 	data := buf.Bytes()
 	if rt.bodyRaw {
 		hb := &httpbody.HttpBody{ContentType: r.Header.Get("Content-Type"), Data: bytes.Clone(data)}
-		if rt.body == bodyAll {
-			proto.Merge(msg.Interface(), hb)
-		} else {
-			msg.Set(rt.bodyPath[0], protoreflect.ValueOfMessage(hb.ProtoReflect()))
+		dst := msg
+		if rt.body == bodyField {
+			dst = msg.Mutable(rt.bodyPath[0]).Message()
 		}
+		mergeInto(dst.Interface(), hb)
 		return nil
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -297,4 +297,21 @@ func (h *Handler) unknownQuery(key string) error {
 		return badRequest("query: unknown parameter %q", key)
 	}
 	return nil
+}
+
+// mergeInto merges src into dst, two messages of the same type that may be
+// of different Go types: a generated one and a dynamic one, or two dynamic
+// ones made from different copies of a descriptor.
+func mergeInto(dst, src proto.Message) {
+	if dst.ProtoReflect().Descriptor() == src.ProtoReflect().Descriptor() {
+		proto.Merge(dst, src)
+		return
+	}
+	b, err := proto.Marshal(src)
+	if err == nil {
+		err = proto.UnmarshalOptions{Merge: true}.Unmarshal(b, dst)
+	}
+	if err != nil {
+		panic("transcode: copying " + string(src.ProtoReflect().Descriptor().FullName()) + ": " + err.Error())
+	}
 }

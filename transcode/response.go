@@ -115,7 +115,7 @@ func httpBodyOf(m protoreflect.Message) *httpbody.HttpBody {
 		return hb
 	}
 	hb := new(httpbody.HttpBody)
-	proto.Merge(hb, m.Interface()) // a dynamic message of the same type
+	mergeInto(hb, m.Interface()) // a dynamic message of the same type
 	return hb
 }
 

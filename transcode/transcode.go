@@ -97,6 +97,9 @@ type Handler struct {
 
 // New returns a Handler that calls methods over conn. opts may be nil.
 func New(conn grpc.ClientConnInterface, opts *Options) *Handler {
+	if conn == nil {
+		panic("transcode: New with a nil connection")
+	}
 	h := &Handler{conn: conn, headers: map[string]bool{}, rules: map[protoreflect.FullName][]*annotations.HttpRule{}}
 	if opts != nil {
 		h.opts = *opts
