@@ -124,7 +124,7 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		return verdict{kind: verdictServe, rt: rt}
 	case q.rejected != nil:
 		return verdict{kind: verdictReject, rt: q.rejected}
-	case t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/' && t.allowed(q.host, p, q.escaped).set == 0:
+	case t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/' && t.allowed(q.host, p, q.escaped, &q.memo).set == 0:
 		// The policy's other direction: no route matches the path, so it
 		// stands for the path without its slash, if routes match that.
 		short := p[:len(p)-1]
@@ -133,7 +133,7 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		if srt != nil && !srt.exact(short, false) {
 			srt = nil
 		}
-		if srt == nil && sq.rejected == nil && t.allowed(q.host, short, q.escaped).set == 0 {
+		if srt == nil && sq.rejected == nil && t.allowed(q.host, short, q.escaped, &q.memo).set == 0 {
 			break
 		}
 		target := escapedPath(req.URL, p, q.escaped)

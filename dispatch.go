@@ -104,7 +104,7 @@ func (t *table) hops(v *verdict, q *query) []*groupNode {
 	if v.kind == verdictRedirect {
 		p, escaped = v.target, true
 	}
-	if g := t.claimFor(host, p, escaped); g != nil {
+	if g := t.claimFor(host, p, escaped, &q.memo); g != nil {
 		return g.hops
 	}
 	return nil
@@ -168,7 +168,7 @@ func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *
 			cfg.notFound.ServeHTTP(w, req)
 			return
 		}
-		allowed := t.allowed(q.host, q.path, q.escaped)
+		allowed := t.allowed(q.host, q.path, q.escaped, &q.memo)
 		if allowed.set == 0 {
 			cfg.notFound.ServeHTTP(w, req)
 			return
@@ -184,22 +184,22 @@ func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *
 
 // claimFor returns the group that claims the path p on host, or nil.
 // Claims of host patterns come first, as routes do.
-func (t *table) claimFor(host, p string, escaped bool) *groupNode {
+func (t *table) claimFor(host, p string, escaped bool, m *conMemo) *groupNode {
 	if host != "" && t.anyHost {
 		if ht := t.hosts.get(host); ht != nil {
-			if g := ht.root.claimFor(p, escaped); g != nil {
+			if g := ht.root.claimFor(p, escaped, m); g != nil {
 				return g
 			}
 		}
 	}
-	return t.noHost.root.claimFor(p, escaped)
+	return t.noHost.root.claimFor(p, escaped, m)
 }
 
 // claimFor returns the most specific claim of n and the nodes below it for
 // the path p, or nil: the claim of the deepest node that a path's prefix
 // leads to, trying literal children first, then constrained wildcards, then
 // the wildcard, as a lookup does.
-func (n *lookupNode) claimFor(p string, escaped bool) *groupNode {
+func (n *lookupNode) claimFor(p string, escaped bool, m *conMemo) *groupNode {
 	if !n.claims {
 		return nil
 	}
@@ -207,23 +207,24 @@ func (n *lookupNode) claimFor(p string, escaped bool) *groupNode {
 		return n.claim
 	}
 	seg, rest := nextSegment(p)
+	raw := seg
 	if escaped {
 		seg = pathUnescape(seg)
 	}
 	if c := n.child(seg); c != nil {
-		if g := c.claimFor(rest, escaped); g != nil {
+		if g := c.claimFor(rest, escaped, m); g != nil {
 			return g
 		}
 	}
 	for _, c := range n.cons {
-		if c.con.match(seg) {
-			if g := c.claimFor(rest, escaped); g != nil {
+		if m.match(c.con, raw, seg, escaped) {
+			if g := c.claimFor(rest, escaped, m); g != nil {
 				return g
 			}
 		}
 	}
 	if n.wild != nil {
-		if g := n.wild.claimFor(rest, escaped); g != nil {
+		if g := n.wild.claimFor(rest, escaped, m); g != nil {
 			return g
 		}
 	}

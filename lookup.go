@@ -246,6 +246,10 @@ type query struct {
 	versioning *versioning
 	varies     bool
 	rejected   *route
+
+	// memo remembers constraints' answers for long segments, for every
+	// walk of the path this request causes.
+	memo conMemo
 }
 
 // lookup returns the first route, in precedence order, that matches the path
@@ -270,6 +274,7 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 		q.unclean = true
 		return nil
 	}
+	raw := seg
 	if q.escaped {
 		seg = pathUnescape(seg)
 	}
@@ -281,8 +286,10 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 	// A single wildcard never matches the trailing slash.
 	if seg != "/" {
 		var first *route
+		long := len(raw) >= memoMinLen
 		for _, c := range n.cons {
-			if c.con.match(seg) {
+			// Optimization: the memo's test of length, made once here.
+			if !long && c.con.match(seg) || long && q.memo.remember(c.con, raw, seg, q.escaped) {
 				if rt := c.lookup(rest, slash, q); rt != nil && (first == nil || rt.seq < first.seq) {
 					first = rt
 				}
@@ -304,8 +311,9 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 }
 
 // allowed adds to acc the methods of every route, whatever its method, that
-// matches the path p (followed by "/" if slash is set).
-func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet) {
+// matches the path p (followed by "/" if slash is set). m remembers the
+// answers of constraints, if not nil.
+func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet, m *conMemo) {
 	if p == "" {
 		if !slash {
 			if n.leaf != nil {
@@ -316,20 +324,21 @@ func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet) {
 		p, slash = "/", false
 	}
 	seg, rest := nextSegment(p)
+	raw := seg
 	if escaped {
 		seg = pathUnescape(seg)
 	}
 	if c := n.child(seg); c != nil {
-		c.allowed(rest, slash, escaped, acc)
+		c.allowed(rest, slash, escaped, acc, m)
 	}
 	if seg != "/" {
 		for _, c := range n.cons {
-			if c.con.match(seg) {
-				c.allowed(rest, slash, escaped, acc)
+			if m.match(c.con, raw, seg, escaped) {
+				c.allowed(rest, slash, escaped, acc, m)
 			}
 		}
 		if n.wild != nil {
-			n.wild.allowed(rest, slash, escaped, acc)
+			n.wild.allowed(rest, slash, escaped, acc, m)
 		}
 	}
 	if n.multi != nil && n.multi.leaf != nil {

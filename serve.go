@@ -283,7 +283,7 @@ func (r *Router) Allowed(req *http.Request) string {
 // describes req: from the routes of t's router, or from those of a Router
 // mounted there.
 func (t *table) allowedValue(req *http.Request, q *query) string {
-	a := t.allowed(q.host, q.path, q.escaped)
+	a := t.allowed(q.host, q.path, q.escaped, &q.memo)
 	if a.set != 0 {
 		return t.allowHeader(a, t.cfg.options != nil)[0]
 	}

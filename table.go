@@ -137,31 +137,31 @@ func (ht *hostTree) match(p string, slash bool, q *query) *route {
 
 // allowed returns the methods that some pattern for host and path allows,
 // as a set and, if the set holds the overflow bit, as names too.
-func (t *table) allowed(host, p string, escaped bool) allowSet {
+func (t *table) allowed(host, p string, escaped bool, m *conMemo) allowSet {
 	acc := allowSet{}
-	t.collectAllowed(host, p, escaped, &acc)
+	t.collectAllowed(host, p, escaped, &acc, m)
 	if acc.set.has(overflowBit) {
 		acc = allowSet{names: []string{}}
-		t.collectAllowed(host, p, escaped, &acc)
+		t.collectAllowed(host, p, escaped, &acc, m)
 	}
 	return acc
 }
 
 // collectAllowed adds to acc the methods allowed for host and path, and for
 // path followed by "/", since a request for it would be redirected there.
-func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet) {
+func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet, m *conMemo) {
 	trailing := strings.HasSuffix(p, "/")
 	if host != "" && t.anyHost {
 		if ht := t.hosts.get(host); ht != nil {
-			ht.root.allowed(p, false, escaped, acc)
+			ht.root.allowed(p, false, escaped, acc, m)
 			if !trailing {
-				ht.root.allowed(p, true, escaped, acc)
+				ht.root.allowed(p, true, escaped, acc, m)
 			}
 		}
 	}
-	t.noHost.root.allowed(p, false, escaped, acc)
+	t.noHost.root.allowed(p, false, escaped, acc, m)
 	if !trailing {
-		t.noHost.root.allowed(p, true, escaped, acc)
+		t.noHost.root.allowed(p, true, escaped, acc, m)
 	}
 }
 
