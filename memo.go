@@ -34,7 +34,6 @@ type conAnswer struct {
 // match returns con's answer for seg, the unescaped form of the raw
 // segment raw (seg == raw unless escaped), running con only if m has no
 // answer for them yet.
-//
 func (m *conMemo) match(con *constraint, raw, seg string, escaped bool) bool {
 	if len(raw) < memoMinLen || m == nil {
 		return con.match(seg)
