@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -418,4 +419,55 @@ func jsonAt(doc any, path string) string {
 		return "<none>"
 	}
 	return fmt.Sprint(doc)
+}
+
+// TestLibraryOnGroup mounts the library's transcoder on a group with
+// middleware, as a service would put an API behind authentication, and
+// checks that the group's middleware sees the matched rule as r.Pattern
+// and guards the transcoder's own answers.
+func TestLibraryOnGroup(t *testing.T) {
+	lib, stop, err := startLibrary("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	seen := make(chan string, 1)
+	r := cairn.New()
+	api := r.Group("/v1", requireToken, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			next.ServeHTTP(w, req)
+			seen <- req.Pattern
+		})
+	})
+	api.Handle("/", lib)
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	for _, tt := range []struct {
+		path, auth string
+		code       int
+		pattern    string
+	}{
+		{"/v1/shelves/1/books/1", token, 200, "GET /v1/{name=shelves/*/books/*}"},
+		{"/v1/shelves/1/books/1", "", 401, ""},
+		{"/v1/nothing", token, 404, "/v1/"},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+tt.path, nil)
+		if tt.auth != "" {
+			req.Header.Set("Authorization", tt.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.code {
+			t.Errorf("GET %s: got %d, want %d", tt.path, resp.StatusCode, tt.code)
+		}
+		if tt.code == 401 {
+			continue
+		}
+		if got := <-seen; got != tt.pattern {
+			t.Errorf("GET %s: the group's middleware saw r.Pattern %q, want %q", tt.path, got, tt.pattern)
+		}
+	}
 }

@@ -874,7 +874,7 @@ const file_library_proto_rawDesc = "" +
 	"DeleteBook\x12(.cairn.demo.library.v1.DeleteBookRequest\x1a\x16.google.protobuf.Empty\"$\x82\xd3\xe4\x93\x02\x1e*\x1c/v1/{name=shelves/*/books/*}\x12}\n" +
 	"\bMoveBook\x12&.cairn.demo.library.v1.MoveBookRequest\x1a\x1b.cairn.demo.library.v1.Book\",\x82\xd3\xe4\x93\x02&:\x01*\"!/v1/{name=shelves/*/books/*}:move\x12\x81\x01\n" +
 	"\n" +
-	"WatchBooks\x12(.cairn.demo.library.v1.WatchBooksRequest\x1a\x1b.cairn.demo.library.v1.Book\"*\x82\xd3\xe4\x93\x02$\x12\"/v1/{parent=shelves/*}/books:watch0\x01B;Z9github.com/cairn-go/cairn/examples/demo/library/librarypbb\x06proto3"
+	"WatchBooks\x12(.cairn.demo.library.v1.WatchBooksRequest\x1a\x1b.cairn.demo.library.v1.Book\"*\x82\xd3\xe4\x93\x02$\x12\"/v1/{parent=shelves/*}/books:watch0\x01BEZCgithub.com/cairn-go/cairn/examples/demo/library/librarypb;librarypbb\x06proto3"
 
 var (
 	file_library_proto_rawDescOnce sync.Once
