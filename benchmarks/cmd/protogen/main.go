@@ -1,17 +1,32 @@
-// Command protogen generates Go code from .proto files without protoc: it
-// compiles them with github.com/bufbuild/protocompile and runs the
-// standard code generator plugins (protoc-gen-go, protoc-gen-go-grpc,
-// protoc-gen-grpc-gateway), built from the versions this module requires,
-// on the request protoc would have sent them.
+// Command protogen generates Go code from .proto files without protoc. It
+// compiles them with github.com/bufbuild/protocompile, builds the
+// pluginpb.CodeGeneratorRequest protoc would send, and runs the standard
+// code generator plugins on it, each built once per run at the version
+// this module requires:
 //
-// Usage, from the benchmarks directory:
+//	-go_out            google.golang.org/protobuf/cmd/protoc-gen-go
+//	-go-grpc_out       google.golang.org/grpc/cmd/protoc-gen-go-grpc
+//	-grpc-gateway_out  github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway
 //
-//	go run ./cmd/protogen -I ../transcode/internal/testpb -out ../transcode/internal/testpb -plugins go,go-grpc test.proto
+// Usage, from the benchmarks directory (whose go.mod fixes the plugins'
+// versions):
 //
-// Files are named relative to the -I directory, and output is written
-// relative to -out as with paths=source_relative. google/protobuf/*.proto
-// and google/api/{annotations,http,httpbody}.proto are imported from the
-// descriptors linked into this program, so no copy of them is needed.
+//	go run ./cmd/protogen [-I dir]... [-go_out dir] [-go-grpc_out dir] [-grpc-gateway_out dir[,param]...] file.proto...
+//
+// Files are named relative to an -I directory (default "."). Every plugin
+// is given paths=source_relative, followed by the parameters after the
+// first comma of its _out flag, as in
+//
+//	-grpc-gateway_out=internal/librarygw,standalone=true,omit_package_doc=true
+//
+// grpc-gateway's standalone output imports the service's own package but
+// keeps its package name; protogen renames it after its output directory
+// (librarygw above), so that the two can be imported side by side.
+//
+// google/protobuf/*.proto and google/api/{annotations,http,httpbody}.proto
+// are resolved from the descriptors linked into this program, so no copy of
+// them is needed. The output depends only on the inputs and the plugins'
+// versions: a rerun rewrites the same bytes.
 package main
 
 import (
@@ -23,6 +38,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bufbuild/protocompile"
@@ -36,35 +52,85 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 )
 
-// plugins maps a plugin's short name to its package and the parameter it
-// is run with.
-var plugins = map[string]struct{ pkg, param string }{
-	"go":           {"google.golang.org/protobuf/cmd/protoc-gen-go", "paths=source_relative"},
-	"go-grpc":      {"google.golang.org/grpc/cmd/protoc-gen-go-grpc", "paths=source_relative"},
-	"grpc-gateway": {"github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway", "paths=source_relative,standalone=true"},
+// plugin is a code generator plugin protogen knows how to run.
+type plugin struct {
+	name string // as in the -name_out flag
+	pkg  string // the Go package that builds it
 }
 
-// linked makes sure the google/api files are registered.
+// plugins lists the known plugins in the order they run.
+var plugins = []plugin{
+	{"go", "google.golang.org/protobuf/cmd/protoc-gen-go"},
+	{"go-grpc", "google.golang.org/grpc/cmd/protoc-gen-go-grpc"},
+	{"grpc-gateway", "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway"},
+}
+
+// linked holds one message of each google/api file the resolver needs, so
+// that the linker keeps their packages and they register their descriptors
+// in protoregistry.GlobalFiles.
 var linked = []proto.Message{&annotations.HttpRule{}, &httpbody.HttpBody{}}
 
+// output is one plugin to run: where its files go and its parameter.
+type output struct {
+	plugin
+	dir   string
+	param string
+}
+
+// listFlag is a flag.Value that collects every occurrence of a flag.
+type listFlag []string
+
+// String returns the values joined by commas.
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+// Set appends v.
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
 func main() {
-	include := flag.String("I", ".", "the directory the .proto files are named relative to")
-	out := flag.String("out", ".", "the output directory")
-	names := flag.String("plugins", "go,go-grpc", "the plugins to run, comma-separated: go, go-grpc, grpc-gateway")
-	pkg := flag.String("gateway_package", "", "the package name of grpc-gateway's output (default: the proto's)")
+	var includes listFlag
+	flag.Var(&includes, "I", "a directory the .proto files are named relative to (repeatable; default .)")
+	outs := make([]*string, len(plugins))
+	for i, p := range plugins {
+		outs[i] = flag.String(p.name+"_out", "", "run protoc-gen-"+p.name+" and write its output under `dir`[,param...]")
+	}
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: protogen [-I dir]... [-go_out dir] [-go-grpc_out dir] [-grpc-gateway_out dir[,param]...] file.proto...")
+		flag.PrintDefaults()
+	}
 	flag.Parse()
-	if err := run(*include, *out, strings.Split(*names, ","), *pkg, flag.Args()); err != nil {
+	if len(includes) == 0 {
+		includes = listFlag{"."}
+	}
+	var todo []output
+	for i, p := range plugins {
+		if *outs[i] == "" {
+			continue
+		}
+		dir, extra, _ := strings.Cut(*outs[i], ",")
+		param := "paths=source_relative"
+		if extra != "" {
+			param += "," + extra
+		}
+		todo = append(todo, output{plugin: p, dir: dir, param: param})
+	}
+	if err := run(includes, todo, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "protogen:", err)
 		os.Exit(1)
 	}
 }
 
-// run generates the code for files.
-func run(include, out string, names []string, gatewayPkg string, files []string) error {
+// run compiles files and runs each of todo on them.
+func run(includes []string, todo []output, files []string) error {
 	if len(files) == 0 {
-		return errors.New("no .proto files")
+		return errors.New("no .proto files given")
 	}
-	req, err := request(include, files)
+	if len(todo) == 0 {
+		return errors.New("no output requested (-go_out, -go-grpc_out or -grpc-gateway_out)")
+	}
+	req, err := buildRequest(includes, files)
 	if err != nil {
 		return err
 	}
@@ -73,42 +139,56 @@ func run(include, out string, names []string, gatewayPkg string, files []string)
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	for _, name := range names {
-		p, ok := plugins[name]
-		if !ok {
-			return fmt.Errorf("unknown plugin %q", name)
-		}
-		bin := filepath.Join(tmp, "protoc-gen-"+name)
-		build := exec.Command("go", "build", "-o", bin, p.pkg)
+	written := map[string]string{}
+	for _, o := range todo {
+		bin := filepath.Join(tmp, "protoc-gen-"+o.name)
+		build := exec.Command("go", "build", "-o", bin, o.pkg)
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {
-			return fmt.Errorf("building %s: %w", p.pkg, err)
+			return fmt.Errorf("building %s: %w", o.pkg, err)
 		}
-		req.Parameter = proto.String(p.param)
+		req.Parameter = proto.String(o.param)
 		resp, err := runPlugin(bin, req)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("protoc-gen-%s: %w", o.name, err)
 		}
 		for _, f := range resp.GetFile() {
-			content := f.GetContent()
-			if name == "grpc-gateway" && gatewayPkg != "" {
-				content = renamePackage(content, gatewayPkg)
+			if f.GetInsertionPoint() != "" {
+				return fmt.Errorf("protoc-gen-%s: insertion points are not supported (%s)", o.name, f.GetName())
 			}
-			path := filepath.Join(out, f.GetName())
+			path := filepath.Join(o.dir, filepath.FromSlash(f.GetName()))
+			if prev, ok := written[path]; ok {
+				return fmt.Errorf("protoc-gen-%s and protoc-gen-%s both write %s", prev, o.name, path)
+			}
+			written[path] = o.name
+			content := f.GetContent()
+			if o.name == "grpc-gateway" && slices.Contains(strings.Split(o.param, ","), "standalone=true") {
+				abs, err := filepath.Abs(filepath.Dir(path))
+				if err != nil {
+					return err
+				}
+				content = renamePackage(content, filepath.Base(abs))
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
 			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 				return err
 			}
-			fmt.Println("wrote", path)
+			fmt.Println("protogen: wrote", path)
 		}
 	}
 	return nil
 }
 
-// request compiles files and returns the request protoc would send.
-func request(include string, files []string) (*pluginpb.CodeGeneratorRequest, error) {
+// buildRequest compiles files, found under includes, and returns the
+// request protoc would send a plugin for them: proto_file holds every file
+// they import, directly or not, each after its own imports, and then the
+// files themselves, all with source code info.
+func buildRequest(includes, files []string) (*pluginpb.CodeGeneratorRequest, error) {
 	c := protocompile.Compiler{
 		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
-			&protocompile.SourceResolver{ImportPaths: []string{include}},
+			&protocompile.SourceResolver{ImportPaths: includes},
 			protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
 				fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
 				if err != nil {
@@ -132,27 +212,36 @@ func request(include string, files []string) (*pluginpb.CodeGeneratorRequest, er
 		}
 		seen[fd.Path()] = true
 		imports := fd.Imports()
-		for i := 0; i < imports.Len(); i++ {
+		for i := range imports.Len() {
 			add(imports.Get(i).FileDescriptor)
 		}
-		req.ProtoFile = append(req.ProtoFile, protodesc.ToFileDescriptorProto(fd))
+		req.ProtoFile = append(req.ProtoFile, fileProto(fd))
 	}
-	for _, f := range compiled {
-		add(f)
+	for _, fd := range compiled {
+		add(fd)
 	}
-	for _, fdp := range req.ProtoFile {
-		for _, f := range files {
-			if fdp.GetName() == f {
-				req.SourceFileDescriptors = append(req.SourceFileDescriptors, proto.Clone(fdp).(*descriptorpb.FileDescriptorProto))
-			}
-		}
+	for _, fd := range compiled {
+		req.SourceFileDescriptors = append(req.SourceFileDescriptors, fileProto(fd))
 	}
 	return req, nil
 }
 
-// runPlugin runs the plugin bin on req.
+// fileProto returns the descriptor proto of fd: the compiler's own for a
+// file it compiled from source, a conversion for one linked into this
+// program.
+func fileProto(fd protoreflect.FileDescriptor) *descriptorpb.FileDescriptorProto {
+	if r, ok := fd.(interface {
+		FileDescriptorProto() *descriptorpb.FileDescriptorProto
+	}); ok {
+		return proto.CloneOf(r.FileDescriptorProto())
+	}
+	return protodesc.ToFileDescriptorProto(fd)
+}
+
+// runPlugin runs the plugin binary bin on req and returns its response,
+// or the error it reports.
 func runPlugin(bin string, req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, error) {
-	in, err := proto.Marshal(req)
+	in, err := proto.MarshalOptions{Deterministic: true}.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +255,7 @@ func runPlugin(bin string, req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGe
 	}
 	resp := new(pluginpb.CodeGeneratorResponse)
 	if err := proto.Unmarshal(stdout.Bytes(), resp); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading its response: %w", err)
 	}
 	if resp.Error != nil {
 		return nil, errors.New(resp.GetError())
@@ -174,12 +263,16 @@ func runPlugin(bin string, req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGe
 	return resp, nil
 }
 
-// renamePackage replaces the package clause of the Go source src.
+// renamePackage returns the Go source src with its package clause naming
+// name instead.
 func renamePackage(src, name string) string {
 	i := strings.Index(src, "\npackage ")
 	if i < 0 {
 		return src
 	}
 	j := strings.IndexByte(src[i+1:], '\n')
+	if j < 0 {
+		return src[:i+1] + "package " + name
+	}
 	return src[:i+1] + "package " + name + src[i+1+j:]
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cairn-go/cairn/examples/demo/library/librarypb"
 	"google.golang.org/grpc"
@@ -26,15 +27,25 @@ import (
 type Server struct {
 	librarypb.UnimplementedLibraryServiceServer
 
-	mu      sync.Mutex
-	shelves []*librarypb.Shelf
-	books   []*librarypb.Book
-	nextID  int
+	mu      sync.Mutex         // guards the fields below
+	shelves []*librarypb.Shelf // in the order they were created
+	books   []*librarypb.Book  // in the order they were created
+	nextID  int                // the next identifier the server may choose
+
+	// Invariant: a stored message is never modified nor handed out; a
+	// change stores a new one and callers receive clones.
 }
 
+// seeded is when the books a new library holds were added.
+var seeded = time.Date(2026, time.January, 2, 15, 4, 5, 0, time.UTC)
+
 // NewServer returns a library with two shelves and three books:
-// shelves/1 (fiction: shelves/1/books/1 and /2) and shelves/2 (poetry:
-// shelves/2/books/3).
+//
+//	shelves/1 (fiction)  shelves/1/books/1  The Left Hand of Darkness, Ursula K. Le Guin
+//	                     shelves/1/books/2  Invisible Cities, Italo Calvino
+//	shelves/2 (poetry)   shelves/2/books/3  Ariel, Sylvia Plath
+//
+// Identifiers the server chooses continue from 4.
 func NewServer() *Server {
 	s := &Server{nextID: 4}
 	s.shelves = []*librarypb.Shelf{{Name: "shelves/1", Theme: "fiction"}, {Name: "shelves/2", Theme: "poetry"}}
@@ -43,38 +54,53 @@ func NewServer() *Server {
 		{Name: "shelves/1/books/2", Title: "Invisible Cities", Author: "Italo Calvino"},
 		{Name: "shelves/2/books/3", Title: "Ariel", Author: "Sylvia Plath"},
 	}
+	for _, b := range s.books {
+		b.CreateTime = timestamppb.New(seeded)
+	}
 	return s
 }
 
-// Register registers s on gs.
-func (s *Server) Register(gs *grpc.Server) { librarypb.RegisterLibraryServiceServer(gs, s) }
+// Register registers s on gs as the LibraryService.
+func (s *Server) Register(gs grpc.ServiceRegistrar) { librarypb.RegisterLibraryServiceServer(gs, s) }
 
-// id returns a fresh identifier, or want if it is given and free.
-func (s *Server) id(want string) string {
+// name returns prefix followed by want, or by the next numeric identifier
+// for which taken reports false if want is empty. The caller checks that
+// a wanted name is valid and free.
+func (s *Server) name(prefix, want string, taken func(name string) bool) string {
 	if want != "" {
-		return want
+		return prefix + want
 	}
-	s.nextID++
-	return strconv.Itoa(s.nextID - 1)
+	for {
+		s.nextID++
+		if name := prefix + strconv.Itoa(s.nextID-1); !taken(name) {
+			return name
+		}
+	}
 }
 
-// checkName checks that name is prefix followed by one non-empty segment,
-// or prefix/x/books/y for a book.
-func checkName(name, kind string) error {
+// checkShelfName returns an InvalidArgument error unless name has the form
+// shelves/{shelf}.
+func checkShelfName(name string) error {
 	parts := strings.Split(name, "/")
-	ok := len(parts) == 2 && parts[0] == "shelves" && parts[1] != ""
-	if kind == "book" {
-		ok = len(parts) == 4 && parts[0] == "shelves" && parts[1] != "" && parts[2] == "books" && parts[3] != ""
+	if len(parts) != 2 || parts[0] != "shelves" || parts[1] == "" {
+		return status.Errorf(codes.InvalidArgument, "%q is not the name of a shelf", name)
 	}
-	if !ok {
-		return status.Errorf(codes.InvalidArgument, "%q is not the name of a %s", name, kind)
+	return nil
+}
+
+// checkBookName returns an InvalidArgument error unless name has the form
+// shelves/{shelf}/books/{book}.
+func checkBookName(name string) error {
+	parts := strings.Split(name, "/")
+	if len(parts) != 4 || parts[0] != "shelves" || parts[1] == "" || parts[2] != "books" || parts[3] == "" {
+		return status.Errorf(codes.InvalidArgument, "%q is not the name of a book", name)
 	}
 	return nil
 }
 
 // shelf returns the index of the shelf named name.
 func (s *Server) shelf(name string) (int, error) {
-	if err := checkName(name, "shelf"); err != nil {
+	if err := checkShelfName(name); err != nil {
 		return 0, err
 	}
 	i := slices.IndexFunc(s.shelves, func(sh *librarypb.Shelf) bool { return sh.Name == name })
@@ -86,7 +112,7 @@ func (s *Server) shelf(name string) (int, error) {
 
 // book returns the index of the book named name.
 func (s *Server) book(name string) (int, error) {
-	if err := checkName(name, "book"); err != nil {
+	if err := checkBookName(name); err != nil {
 		return 0, err
 	}
 	i := slices.IndexFunc(s.books, func(b *librarypb.Book) bool { return b.Name == name })
@@ -115,8 +141,11 @@ func (s *Server) CreateShelf(_ context.Context, req *librarypb.CreateShelfReques
 	if sh == nil {
 		sh = &librarypb.Shelf{}
 	}
-	sh.Name = "shelves/" + s.id(req.GetShelfId())
-	if err := checkName(sh.Name, "shelf"); err != nil {
+	sh.Name = s.name("shelves/", req.GetShelfId(), func(name string) bool {
+		_, err := s.shelf(name)
+		return err == nil
+	})
+	if err := checkShelfName(sh.Name); err != nil {
 		return nil, err
 	}
 	if _, err := s.shelf(sh.Name); err == nil {
@@ -206,8 +235,11 @@ func (s *Server) CreateBook(_ context.Context, req *librarypb.CreateBookRequest)
 	if b == nil || b.Title == "" {
 		return nil, status.Error(codes.InvalidArgument, "a book needs a title")
 	}
-	b.Name = req.GetParent() + "/books/" + s.id(req.GetBookId())
-	if err := checkName(b.Name, "book"); err != nil {
+	b.Name = s.name(req.GetParent()+"/books/", req.GetBookId(), func(name string) bool {
+		_, err := s.book(name)
+		return err == nil
+	})
+	if err := checkBookName(b.Name); err != nil {
 		return nil, err
 	}
 	if _, err := s.book(b.Name); err == nil {
@@ -291,6 +323,7 @@ func (s *Server) DeleteBook(_ context.Context, req *librarypb.DeleteBookRequest)
 }
 
 // MoveBook moves a book to another shelf, where it keeps its identifier.
+// Moving a book to its own shelf leaves it there.
 func (s *Server) MoveBook(_ context.Context, req *librarypb.MoveBookRequest) (*librarypb.Book, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -303,6 +336,9 @@ func (s *Server) MoveBook(_ context.Context, req *librarypb.MoveBookRequest) (*l
 	}
 	id := req.GetName()[strings.LastIndexByte(req.GetName(), '/')+1:]
 	name := fmt.Sprintf("%s/books/%s", req.GetOtherShelfName(), id)
+	if name == req.GetName() {
+		return proto.CloneOf(s.books[i]), nil
+	}
 	if _, err := s.book(name); err == nil {
 		return nil, status.Errorf(codes.AlreadyExists, "book %s already exists", name)
 	}
@@ -312,13 +348,22 @@ func (s *Server) MoveBook(_ context.Context, req *librarypb.MoveBookRequest) (*l
 	return proto.CloneOf(b), nil
 }
 
-// WatchBooks sends the books of a shelf, up to limit, one message each.
+// WatchBooks sends the books the shelf holds when it is called, up to
+// limit (0: all of them), one message each, and ends; or stops early with
+// the stream's context.
 func (s *Server) WatchBooks(req *librarypb.WatchBooksRequest, stream grpc.ServerStreamingServer[librarypb.Book]) error {
-	resp, err := s.ListBooks(stream.Context(), &librarypb.ListBooksRequest{Parent: req.GetParent(), PageSize: req.GetLimit()})
+	if req.GetLimit() < 0 {
+		return status.Error(codes.InvalidArgument, "negative limit")
+	}
+	ctx := stream.Context()
+	resp, err := s.ListBooks(ctx, &librarypb.ListBooksRequest{Parent: req.GetParent(), PageSize: req.GetLimit()})
 	if err != nil {
 		return err
 	}
 	for _, b := range resp.GetBooks() {
+		if err := ctx.Err(); err != nil {
+			return status.FromContextError(err).Err()
+		}
 		if err := stream.Send(b); err != nil {
 			return err
 		}

@@ -28,9 +28,10 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Shelf is a shelf of books on one theme.
 type Shelf struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// shelves/{shelf}
+	// The shelf's name: shelves/{shelf}.
 	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Theme         string `protobuf:"bytes,2,opt,name=theme,proto3" json:"theme,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -81,13 +82,15 @@ func (x *Shelf) GetTheme() string {
 	return ""
 }
 
+// Book is a book on a shelf.
 type Book struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// shelves/{shelf}/books/{book}
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	Author        string                 `protobuf:"bytes,3,opt,name=author,proto3" json:"author,omitempty"`
-	Read          bool                   `protobuf:"varint,4,opt,name=read,proto3" json:"read,omitempty"`
+	// The book's name: shelves/{shelf}/books/{book}.
+	Name   string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Title  string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Author string `protobuf:"bytes,3,opt,name=author,proto3" json:"author,omitempty"`
+	Read   bool   `protobuf:"varint,4,opt,name=read,proto3" json:"read,omitempty"`
+	// When the book was added; set by the server.
 	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -158,6 +161,7 @@ func (x *Book) GetCreateTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// ListShelvesRequest is the request of ListShelves.
 type ListShelvesRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -194,6 +198,7 @@ func (*ListShelvesRequest) Descriptor() ([]byte, []int) {
 	return file_library_proto_rawDescGZIP(), []int{2}
 }
 
+// ListShelvesResponse holds every shelf.
 type ListShelvesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Shelves       []*Shelf               `protobuf:"bytes,1,rep,name=shelves,proto3" json:"shelves,omitempty"`
@@ -238,6 +243,7 @@ func (x *ListShelvesResponse) GetShelves() []*Shelf {
 	return nil
 }
 
+// CreateShelfRequest is the request of CreateShelf.
 type CreateShelfRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Shelf *Shelf                 `protobuf:"bytes,1,opt,name=shelf,proto3" json:"shelf,omitempty"`
@@ -291,6 +297,7 @@ func (x *CreateShelfRequest) GetShelfId() string {
 	return ""
 }
 
+// GetShelfRequest is the request of GetShelf.
 type GetShelfRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -335,6 +342,7 @@ func (x *GetShelfRequest) GetName() string {
 	return ""
 }
 
+// DeleteShelfRequest is the request of DeleteShelf.
 type DeleteShelfRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -388,11 +396,15 @@ func (x *DeleteShelfRequest) GetForce() bool {
 	return false
 }
 
+// ListBooksRequest is the request of ListBooks.
 type ListBooksRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Parent        string                 `protobuf:"bytes,1,opt,name=parent,proto3" json:"parent,omitempty"`
-	PageSize      int32                  `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
-	PageToken     string                 `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The shelf's name.
+	Parent string `protobuf:"bytes,1,opt,name=parent,proto3" json:"parent,omitempty"`
+	// The most books to return (0: all of them).
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of the previous page, if any.
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -448,10 +460,12 @@ func (x *ListBooksRequest) GetPageToken() string {
 	return ""
 }
 
+// ListBooksResponse holds a page of books.
 type ListBooksResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Books         []*Book                `protobuf:"bytes,1,rep,name=books,proto3" json:"books,omitempty"`
-	NextPageToken string                 `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Books []*Book                `protobuf:"bytes,1,rep,name=books,proto3" json:"books,omitempty"`
+	// The page_token of the next page; empty on the last one.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -500,11 +514,14 @@ func (x *ListBooksResponse) GetNextPageToken() string {
 	return ""
 }
 
+// CreateBookRequest is the request of CreateBook.
 type CreateBookRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Parent        string                 `protobuf:"bytes,1,opt,name=parent,proto3" json:"parent,omitempty"`
-	Book          *Book                  `protobuf:"bytes,2,opt,name=book,proto3" json:"book,omitempty"`
-	BookId        string                 `protobuf:"bytes,3,opt,name=book_id,json=bookId,proto3" json:"book_id,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The shelf's name.
+	Parent string `protobuf:"bytes,1,opt,name=parent,proto3" json:"parent,omitempty"`
+	Book   *Book  `protobuf:"bytes,2,opt,name=book,proto3" json:"book,omitempty"`
+	// The last segment of the new book's name; chosen by the server if empty.
+	BookId        string `protobuf:"bytes,3,opt,name=book_id,json=bookId,proto3" json:"book_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -560,6 +577,7 @@ func (x *CreateBookRequest) GetBookId() string {
 	return ""
 }
 
+// GetBookRequest is the request of GetBook.
 type GetBookRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -604,6 +622,7 @@ func (x *GetBookRequest) GetName() string {
 	return ""
 }
 
+// UpdateBookRequest is the request of UpdateBook.
 type UpdateBookRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Book  *Book                  `protobuf:"bytes,1,opt,name=book,proto3" json:"book,omitempty"`
@@ -657,6 +676,7 @@ func (x *UpdateBookRequest) GetUpdateMask() *fieldmaskpb.FieldMask {
 	return nil
 }
 
+// DeleteBookRequest is the request of DeleteBook.
 type DeleteBookRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -701,10 +721,12 @@ func (x *DeleteBookRequest) GetName() string {
 	return ""
 }
 
+// MoveBookRequest is the request of MoveBook.
 type MoveBookRequest struct {
-	state          protoimpl.MessageState `protogen:"open.v1"`
-	Name           string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	OtherShelfName string                 `protobuf:"bytes,2,opt,name=other_shelf_name,json=otherShelfName,proto3" json:"other_shelf_name,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The name of the shelf to move the book to.
+	OtherShelfName string `protobuf:"bytes,2,opt,name=other_shelf_name,json=otherShelfName,proto3" json:"other_shelf_name,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -753,9 +775,11 @@ func (x *MoveBookRequest) GetOtherShelfName() string {
 	return ""
 }
 
+// WatchBooksRequest is the request of WatchBooks.
 type WatchBooksRequest struct {
-	state  protoimpl.MessageState `protogen:"open.v1"`
-	Parent string                 `protobuf:"bytes,1,opt,name=parent,proto3" json:"parent,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The shelf's name.
+	Parent string `protobuf:"bytes,1,opt,name=parent,proto3" json:"parent,omitempty"`
 	// Stop after this many books (0: all of them).
 	Limit         int32 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
 	unknownFields protoimpl.UnknownFields

@@ -39,17 +39,32 @@ const (
 // LibraryServiceClient is the client API for LibraryService service.
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// LibraryService keeps shelves of books. Names are resource names:
+// shelves/{shelf} and shelves/{shelf}/books/{book}.
 type LibraryServiceClient interface {
+	// ListShelves returns every shelf.
 	ListShelves(ctx context.Context, in *ListShelvesRequest, opts ...grpc.CallOption) (*ListShelvesResponse, error)
+	// CreateShelf adds a shelf named after shelf_id, or a fresh identifier.
 	CreateShelf(ctx context.Context, in *CreateShelfRequest, opts ...grpc.CallOption) (*Shelf, error)
+	// GetShelf returns a shelf.
 	GetShelf(ctx context.Context, in *GetShelfRequest, opts ...grpc.CallOption) (*Shelf, error)
+	// DeleteShelf deletes a shelf; one with books only with force.
 	DeleteShelf(ctx context.Context, in *DeleteShelfRequest, opts ...grpc.CallOption) (*emptypb.Empty, error)
+	// ListBooks returns the books of a shelf, a page at a time.
 	ListBooks(ctx context.Context, in *ListBooksRequest, opts ...grpc.CallOption) (*ListBooksResponse, error)
+	// CreateBook adds a book to a shelf, named after book_id or a fresh
+	// identifier.
 	CreateBook(ctx context.Context, in *CreateBookRequest, opts ...grpc.CallOption) (*Book, error)
+	// GetBook returns a book, also under /v1/books/ followed by its name.
 	GetBook(ctx context.Context, in *GetBookRequest, opts ...grpc.CallOption) (*Book, error)
+	// UpdateBook changes the fields of a book that update_mask names.
 	UpdateBook(ctx context.Context, in *UpdateBookRequest, opts ...grpc.CallOption) (*Book, error)
+	// DeleteBook deletes a book.
 	DeleteBook(ctx context.Context, in *DeleteBookRequest, opts ...grpc.CallOption) (*emptypb.Empty, error)
+	// MoveBook moves a book to another shelf, where it keeps its identifier.
 	MoveBook(ctx context.Context, in *MoveBookRequest, opts ...grpc.CallOption) (*Book, error)
+	// WatchBooks sends the books of a shelf, one message each, then ends.
 	WatchBooks(ctx context.Context, in *WatchBooksRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Book], error)
 }
 
@@ -183,17 +198,32 @@ type LibraryService_WatchBooksClient = grpc.ServerStreamingClient[Book]
 // LibraryServiceServer is the server API for LibraryService service.
 // All implementations must embed UnimplementedLibraryServiceServer
 // for forward compatibility.
+//
+// LibraryService keeps shelves of books. Names are resource names:
+// shelves/{shelf} and shelves/{shelf}/books/{book}.
 type LibraryServiceServer interface {
+	// ListShelves returns every shelf.
 	ListShelves(context.Context, *ListShelvesRequest) (*ListShelvesResponse, error)
+	// CreateShelf adds a shelf named after shelf_id, or a fresh identifier.
 	CreateShelf(context.Context, *CreateShelfRequest) (*Shelf, error)
+	// GetShelf returns a shelf.
 	GetShelf(context.Context, *GetShelfRequest) (*Shelf, error)
+	// DeleteShelf deletes a shelf; one with books only with force.
 	DeleteShelf(context.Context, *DeleteShelfRequest) (*emptypb.Empty, error)
+	// ListBooks returns the books of a shelf, a page at a time.
 	ListBooks(context.Context, *ListBooksRequest) (*ListBooksResponse, error)
+	// CreateBook adds a book to a shelf, named after book_id or a fresh
+	// identifier.
 	CreateBook(context.Context, *CreateBookRequest) (*Book, error)
+	// GetBook returns a book, also under /v1/books/ followed by its name.
 	GetBook(context.Context, *GetBookRequest) (*Book, error)
+	// UpdateBook changes the fields of a book that update_mask names.
 	UpdateBook(context.Context, *UpdateBookRequest) (*Book, error)
+	// DeleteBook deletes a book.
 	DeleteBook(context.Context, *DeleteBookRequest) (*emptypb.Empty, error)
+	// MoveBook moves a book to another shelf, where it keeps its identifier.
 	MoveBook(context.Context, *MoveBookRequest) (*Book, error)
+	// WatchBooks sends the books of a shelf, one message each, then ends.
 	WatchBooks(*WatchBooksRequest, grpc.ServerStreamingServer[Book]) error
 	mustEmbedUnimplementedLibraryServiceServer()
 }
