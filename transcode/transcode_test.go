@@ -3,6 +3,7 @@ package transcode
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -322,5 +323,18 @@ func TestPathValues(t *testing.T) {
 				t.Errorf("DecodeReserved %v: GET %s: got %d %s, want %d %s", decodeReserved, tt.target, a.status, a.body, tt.status, tt.want)
 			}
 		}
+	}
+}
+
+// TestNilBody checks a request made by hand without a body, as a test or
+// another handler may pass: it has an empty body.
+func TestNilBody(t *testing.T) {
+	h := newTestHandler(t, nil)
+	r := httptest.NewRequest("POST", "/v1/echo", nil)
+	r.Body = nil
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 200 || !sameJSON(w.Body.String(), `{}`) {
+		t.Errorf("POST /v1/echo without a body: got %d %s, want 200 {}", w.Code, w.Body)
 	}
 }
