@@ -86,8 +86,11 @@
 // rule; a path that only other methods' rules match is answered 405 with
 // Allow rather than as unmatched; a malformed percent-escape is 400; in
 // variables of several segments "%" stays escaped with the reserved
-// characters, so that a%252Fb and a%2Fb stay different values. In the
-// query "+" is a space, as net/url and HTML forms have it.
+// characters, so that a%252Fb and a%2Fb stay different values; templates
+// are parsed strictly (field paths are identifiers, literals are path
+// characters or well-formed escapes); a variable of literals after a "**"
+// is bound from the end of the path, where it is. In the query "+" is a
+// space, as net/url and HTML forms have it.
 //
 // # Routes
 //

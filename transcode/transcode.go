@@ -270,7 +270,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // that match it, HEAD where GET is, and OPTIONS, which the Handler answers
 // itself for a path without an OPTIONS rule.
 func (h *Handler) allowHeader(path string) string {
-	ms := h.matcher.allow(path)
+	var ms []string
+	if a := h.matcher.allow(path); a != "" {
+		ms = strings.Split(a, ", ")
+	}
 	if slices.Contains(ms, http.MethodGet) && !slices.Contains(ms, http.MethodHead) {
 		ms = append(ms, http.MethodHead)
 	}
