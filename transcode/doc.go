@@ -96,5 +96,10 @@
 //
 // While a Handler serves a request, r.Pattern is the rule that matched,
 // as "GET /v1/{name=shelves/*/books/*}", so that logging and metrics
-// middleware label requests by rule, not by path.
+// middleware label requests by rule, not by path. The Handler sets it on
+// the *http.Request it is given: middleware that reads r.Pattern after
+// calling the next handler sees it if it passed that same request on, as
+// cairn's middleware, a cairn Router and a ServeMux do; middleware that
+// passes a copy (r.WithContext) does not, and should take the route from
+// a handler placed inside the copy.
 package transcode

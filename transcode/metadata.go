@@ -82,6 +82,9 @@ func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.Can
 		}
 	}
 	if md != nil {
+		if set, ok := metadata.FromOutgoingContext(ctx); ok {
+			md = metadata.Join(set, md) // keep what middleware has set
+		}
 		ctx = metadata.NewOutgoingContext(ctx, md)
 	}
 	if t := r.Header.Get("Grpc-Timeout"); t != "" {

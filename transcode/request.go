@@ -20,8 +20,10 @@ package transcode
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -192,7 +194,11 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 		return nil
 	}
 	// A scalar or repeated field: read it as the value of that field in a
-	// JSON object of the request's type.
+	// JSON object of the request's type, once it is known to be one JSON
+	// value, so that nothing can be spliced into that object.
+	if !oneJSONValue(data) {
+		return badRequest("body: not a single JSON value")
+	}
 	wrapped := make([]byte, 0, len(data)+len(fd.JSONName())+4)
 	wrapped = append(wrapped, '{', '"')
 	wrapped = append(wrapped, fd.JSONName()...)
@@ -249,12 +255,12 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		fp = append(fp, fd)
 		md = fd.Message()
 	}
-	if rt.body == bodyField && rt.bodyPath.covers(fp) {
-		return nil // inside the body
+	if rt.body == bodyField && (rt.bodyPath.covers(fp) || sharesOneof(fp, rt.bodyPath)) {
+		return nil // inside the body, or would clear it
 	}
 	for _, v := range rt.vars {
-		if v.covers(fp) || fp.covers(v) {
-			return nil // bound by the path
+		if v.covers(fp) || fp.covers(v) || sharesOneof(fp, v) {
+			return nil // bound by the path, or would clear what is
 		}
 	}
 	leaf := fp[len(fp)-1]
@@ -316,4 +322,27 @@ func mergeInto(dst, src proto.Message) {
 	if err != nil {
 		panic("transcode: copying " + string(src.ProtoReflect().Descriptor().FullName()) + ": " + err.Error())
 	}
+}
+
+// oneJSONValue reports whether data is exactly one JSON value.
+func oneJSONValue(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return false
+	}
+	_, err := dec.Token()
+	return err == io.EOF
+}
+
+// sharesOneof reports whether setting p would clear q: below the messages
+// they share, they go through two members of one oneof.
+func sharesOneof(p, q fieldPath) bool {
+	for i := 0; i < len(p) && i < len(q); i++ {
+		if p[i] != q[i] {
+			o := p[i].ContainingOneof()
+			return o != nil && o == q[i].ContainingOneof()
+		}
+	}
+	return false
 }

@@ -26,8 +26,10 @@ import (
 
 	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -81,9 +83,9 @@ func (h *Handler) serveUnary(ctx context.Context, w http.ResponseWriter, rt *rou
 	}
 	bp := outPool.Get().(*[]byte)
 	defer putOut(bp)
-	b, err := h.appendJSON((*bp)[:0], rt, resp.ProtoReflect())
+	b, err := appendJSON(h.marshal, (*bp)[:0], rt, resp.ProtoReflect())
 	if err != nil {
-		h.writeStatus(w, status.New(status.Code(err), "response: "+err.Error()), http.StatusInternalServerError)
+		h.writeStatus(w, status.New(codes.Internal, "response: "+err.Error()), http.StatusInternalServerError)
 		return
 	}
 	*bp = b
@@ -121,16 +123,15 @@ func httpBodyOf(m protoreflect.Message) *httpbody.HttpBody {
 
 // appendJSON appends the JSON form of the response resp to b: the whole
 // message, or its response_body field.
-func (h *Handler) appendJSON(b []byte, rt *route, resp protoreflect.Message) ([]byte, error) {
+func appendJSON(opts protojson.MarshalOptions, b []byte, rt *route, resp protoreflect.Message) ([]byte, error) {
 	fd := rt.respField
 	if fd == nil || (!fd.IsList() && fd.Message() != nil) {
-		return h.marshal.MarshalAppend(b, responseOf(rt, resp).Interface())
+		return opts.MarshalAppend(b, responseOf(rt, resp).Interface())
 	}
 	// A scalar or repeated field: write a message holding only that field,
 	// then keep the field's value.
 	holder := resp.New()
 	holder.Set(fd, resp.Get(fd))
-	opts := h.marshal
 	opts.EmitUnpopulated = true
 	js, err := opts.Marshal(holder.Interface())
 	if err != nil {
@@ -197,6 +198,7 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 				hd.Set("Content-Type", "application/x-ndjson")
 			}
 			w.WriteHeader(http.StatusOK)
+			rc.Flush() // the headers go now; over HTTP/1.1 an empty stream keeps its trailers
 		}
 		if err == io.EOF {
 			writeMetadata(hd, http.TrailerPrefix+trailerPrefix, stream.Trailer())
@@ -213,7 +215,7 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 				b = append(b, "event: error\ndata: "...)
 			}
 			b = append(b, `{"error":`...)
-			b = append(b, h.statusJSON(status.Convert(err))...)
+			b = append(b, statusJSON(h.streamMarshal, status.Convert(err))...)
 			b = append(b, '}', '\n')
 			if sse {
 				b = append(b, '\n')
@@ -233,7 +235,7 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 		if sse {
 			b = append(b, "data: "...)
 		}
-		b, err = h.appendJSON(b, rt, resp.ProtoReflect())
+		b, err = appendJSON(h.streamMarshal, b, rt, resp.ProtoReflect())
 		if err != nil {
 			panic(http.ErrAbortHandler)
 		}

@@ -225,6 +225,9 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 		if fd == nil {
 			return nil, fmt.Errorf("response_body: %s has no field %q", out.FullName(), rb)
 		}
+		if fd.IsMap() {
+			return nil, fmt.Errorf("response_body: field %s is a map", fd.FullName())
+		}
 		rt.respField = fd
 		rt.respRaw = !fd.IsList() && fd.Message() != nil && fd.Message().FullName() == httpBodyName
 	}

@@ -65,9 +65,9 @@ func HTTPStatus(c codes.Code) int {
 // statusJSON returns the JSON form of st's google.rpc.Status. Details whose
 // types are not linked into the program cannot be written as JSON; they are
 // left out, and the rest is kept.
-func (h *Handler) statusJSON(st *status.Status) []byte {
+func statusJSON(marshal protojson.MarshalOptions, st *status.Status) []byte {
 	p := st.Proto()
-	b, err := h.marshal.Marshal(p)
+	b, err := marshal.Marshal(p)
 	if err == nil {
 		return b
 	}
@@ -78,9 +78,9 @@ func (h *Handler) statusJSON(st *status.Status) []byte {
 		}
 	}
 	p.Details = kept
-	if b, err = h.marshal.Marshal(p); err != nil {
+	if b, err = marshal.Marshal(p); err != nil {
 		p.Details = []*anypb.Any(nil)
-		b, _ = h.marshal.Marshal(p)
+		b, _ = marshal.Marshal(p)
 	}
 	return b
 }
@@ -92,7 +92,7 @@ func (h *Handler) writeStatus(w http.ResponseWriter, st *status.Status, code int
 	if code == 0 {
 		code = HTTPStatus(st.Code())
 	}
-	b := h.statusJSON(st)
+	b := statusJSON(h.marshal, st)
 	hd := w.Header()
 	hd.Set("Content-Type", "application/json")
 	hd.Set("Content-Length", strconv.Itoa(len(b)))

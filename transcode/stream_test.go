@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 )
 
 // TestStream checks the framing of server streams: newline-delimited JSON,
@@ -193,4 +194,18 @@ func sameFrames(got, want string) bool {
 		}
 	}
 	return true
+}
+
+// TestMetadataFromMiddleware checks that metadata middleware put in the
+// request's context reaches the server along with the headers' own.
+func TestMetadataFromMiddleware(t *testing.T) {
+	h := newTestHandler(t, nil)
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := metadata.AppendToOutgoingContext(r.Context(), "x-request-id", "from-middleware")
+		h.ServeHTTP(w, r.WithContext(ctx))
+	}))
+	a := do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: http.Header{"Authorization": {"Bearer t"}}})
+	if a.status != 200 || !strings.Contains(a.body, "x-request-id: from-middleware") || !strings.Contains(a.body, "authorization: Bearer t") {
+		t.Errorf("GET /v1/meta: got %d %s, want both the middleware's and the header's metadata", a.status, a.body)
+	}
 }

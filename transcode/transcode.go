@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -82,12 +83,13 @@ type Options struct {
 // Methods are registered before the Handler serves its first request;
 // registering later is an error.
 type Handler struct {
-	conn    grpc.ClientConnInterface
-	opts    Options
-	marshal protojson.MarshalOptions
-	maxBody int64
-	headers map[string]bool // canonical names of Options.Headers
-	rules   map[protoreflect.FullName][]*annotations.HttpRule
+	conn          grpc.ClientConnInterface
+	opts          Options
+	marshal       protojson.MarshalOptions
+	streamMarshal protojson.MarshalOptions // marshal on one line, for streams
+	maxBody       int64
+	headers       map[string]bool // canonical names of Options.Headers
+	rules         map[protoreflect.FullName][]*annotations.HttpRule
 
 	mu      sync.Mutex // guards registration
 	serving atomic.Bool
@@ -105,6 +107,9 @@ func New(conn grpc.ClientConnInterface, opts *Options) *Handler {
 		h.opts = *opts
 	}
 	h.marshal = h.opts.MarshalOptions
+	// A stream writes one message a line, or an event a data line.
+	h.streamMarshal = h.marshal
+	h.streamMarshal.Multiline, h.streamMarshal.Indent = false, ""
 	h.maxBody = h.opts.MaxBodyBytes
 	if h.maxBody <= 0 {
 		h.maxBody = DefaultMaxBodyBytes
@@ -236,7 +241,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serving.Store(true)
 		h.mu.Unlock()
 	}
-	path := r.URL.EscapedPath()
+	path := escapedPath(r.URL)
 	var b bindings
 	i, st := h.matcher.match(r.Method, path, &b)
 	if st == methodNotAllowed && r.Method == http.MethodHead {
@@ -316,4 +321,17 @@ func (h *Handler) writeRequestError(w http.ResponseWriter, err error) {
 		return
 	}
 	h.writeError(w, codes.Internal, http.StatusInternalServerError, strings.TrimPrefix(err.Error(), "transcode: "))
+}
+
+// escapedPath returns the path of u as the client sent it, escapes
+// included. url.URL.EscapedPath is not enough: it drops RawPath when that
+// holds bytes it would have escaped itself (a "|", say), and escapes Path
+// again, turning a %2F into a separator.
+func escapedPath(u *url.URL) string {
+	if u.RawPath != "" {
+		if p, err := url.PathUnescape(u.RawPath); err == nil && p == u.Path {
+			return u.RawPath
+		}
+	}
+	return u.EscapedPath()
 }

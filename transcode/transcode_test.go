@@ -338,3 +338,54 @@ func TestNilBody(t *testing.T) {
 		t.Errorf("POST /v1/echo without a body: got %d %s, want 200 {}", w.Code, w.Body)
 	}
 }
+
+// TestReviewCases checks answers to requests that once went wrong: a
+// query parameter in the oneof of a path variable, an escaped slash next
+// to bytes url.URL escapes again, a scalar body with more than one value,
+// a map as response_body, and indented JSON in streams.
+func TestReviewCases(t *testing.T) {
+	conn := startGRPC(t)
+	h := New(conn, &Options{MarshalOptions: protojson.MarshalOptions{Multiline: true, Indent: "  "}})
+	if err := h.RegisterService(testService); err != nil {
+		t.Fatal(err)
+	}
+	for _, rule := range []*annotations.HttpRule{
+		{Pattern: &annotations.HttpRule_Get{Get: "/v2/c/{choice_text}"}},
+		{Pattern: &annotations.HttpRule_Post{Post: "/v2/scalar"}, Body: "f_int32"},
+	} {
+		if err := h.RegisterMethod(testMethod("Plain"), rule); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := h.RegisterMethod(testMethod("Plain"), &annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: "/v2/labels"}, ResponseBody: "labels"})
+	if err == nil || !strings.Contains(err.Error(), "is a map") {
+		t.Errorf("response_body a map: got %v, want an error", err)
+	}
+	srv := serve(t, h)
+	for _, tt := range []struct {
+		call
+		status int
+		want   string
+	}{
+		{call{method: "GET", target: "/v2/c/fromPath?choiceNum=7"}, 200, `{"choiceText":"fromPath"}`},
+		{call{method: "GET", target: "/v1/echo/a%2Fb%7Cc"}, 200, `{"fString":"a/b|c"}`},
+		{call{method: "POST", target: "/v2/scalar", body: `5`}, 200, `{"fInt32":5}`},
+		{call{method: "POST", target: "/v2/scalar", body: `5, "fString": "x"`}, 400, ``},
+	} {
+		a := do(t, srv.URL, tt.call)
+		if a.status != tt.status || (tt.want != "" && !sameJSON(a.body, tt.want)) {
+			t.Errorf("%s %s %q: got %d %s, want %d %s", tt.method, tt.target, tt.body, a.status, a.body, tt.status, tt.want)
+		}
+	}
+	// Go's client would send this path re-escaped, the %2F lost: serve it
+	// as a server parses it.
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/v1/echo/a%2Fb|c", nil))
+	if want := `{"fString":"a/b|c"}`; w.Code != 200 || !sameJSON(w.Body.String(), want) {
+		t.Errorf("GET /v1/echo/a%%2Fb|c: got %d %s, want 200 %s", w.Code, w.Body, want)
+	}
+	a := do(t, srv.URL, call{method: "GET", target: "/v1/streams/s:watch?count=2&failCode=14"})
+	if want := `{"fString":"0"}` + "\n" + `{"fString":"1"}` + "\n" + `{"error":{"code":14,"message":"stream failed"}}` + "\n"; !sameFrames(a.body, want) {
+		t.Errorf("a stream with Multiline: got %q, want one message a line", a.body)
+	}
+}
