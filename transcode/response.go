@@ -198,6 +198,9 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 				hd.Set("Content-Type", "application/x-ndjson")
 			}
 			w.WriteHeader(http.StatusOK)
+			if r.Method == http.MethodHead {
+				return // the headers are the answer; returning cancels the call
+			}
 			rc.Flush() // the headers go now; over HTTP/1.1 an empty stream keeps its trailers
 		}
 		if err == io.EOF {

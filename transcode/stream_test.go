@@ -209,3 +209,17 @@ func TestMetadataFromMiddleware(t *testing.T) {
 		t.Errorf("GET /v1/meta: got %d %s, want both the middleware's and the header's metadata", a.status, a.body)
 	}
 }
+
+// TestStreamHead checks that HEAD on a streaming GET rule answers with the
+// stream's headers and ends the call after its first message.
+func TestStreamHead(t *testing.T) {
+	srv := serve(t, newTestHandler(t, nil))
+	a := do(t, srv.URL, call{method: "HEAD", target: "/v1/streams/s:watch?count=100000"})
+	if a.status != 200 || a.header.Get("Content-Type") != "application/x-ndjson" || a.body != "" {
+		t.Errorf("HEAD: got %d %q %q, want 200 application/x-ndjson and no body", a.status, a.header.Get("Content-Type"), a.body)
+	}
+	a = do(t, srv.URL, call{method: "HEAD", target: "/v1/streams/s:watch?count=0&failCode=5"})
+	if a.status != 404 {
+		t.Errorf("HEAD of a stream that fails: got %d, want 404", a.status)
+	}
+}
