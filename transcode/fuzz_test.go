@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/http/httpguts"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -54,7 +55,7 @@ func FuzzServe(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, method, target, body string) {
-		if !validMethod(method) {
+		if !httpguts.ValidHeaderFieldName(method) {
 			return
 		}
 		u, err := url.ParseRequestURI(target)

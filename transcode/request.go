@@ -158,7 +158,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 	}()
 	buf.Reset()
 	if r.Body != nil { // a server's requests always have one; others may not
-		body := http.MaxBytesReader(w, r.Body, h.maxBody)
+		body := http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
 		if _, err := buf.ReadFrom(body); err != nil {
 			if mb := (*http.MaxBytesError)(nil); errors.As(err, &mb) {
 				return &requestError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("body: larger than %d bytes", mb.Limit)}

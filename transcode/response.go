@@ -83,7 +83,7 @@ func (h *Handler) serveUnary(ctx context.Context, w http.ResponseWriter, rt *rou
 	}
 	bp := outPool.Get().(*[]byte)
 	defer putOut(bp)
-	b, err := appendJSON(h.marshal, (*bp)[:0], rt, resp.ProtoReflect())
+	b, err := appendJSON(h.opts.MarshalOptions, (*bp)[:0], rt, resp.ProtoReflect())
 	if err != nil {
 		h.writeStatus(w, status.New(codes.Internal, "response: "+err.Error()), http.StatusInternalServerError)
 		return

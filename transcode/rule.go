@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"strings"
 
+	"golang.org/x/net/http/httpguts"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -142,23 +143,12 @@ func ruleMethod(rule *annotations.HttpRule) (method, path string, err error) {
 		if kind == "" {
 			return "", "", fmt.Errorf("custom pattern without a kind")
 		}
-		if kind != "*" && !validMethod(kind) {
+		if kind != "*" && !httpguts.ValidHeaderFieldName(kind) { // a method is a token
 			return "", "", fmt.Errorf("custom kind %q is not an HTTP method", kind)
 		}
 		return kind, p.Custom.GetPath(), nil
 	}
 	return "", "", fmt.Errorf("no pattern")
-}
-
-// validMethod reports whether m is an HTTP method token.
-func validMethod(m string) bool {
-	for i := 0; i < len(m); i++ {
-		c := m[i]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return m != ""
 }
 
 // newRoute checks one binding of rule (not its additional bindings) against
@@ -203,16 +193,13 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 		rt.body = bodyAll
 		rt.bodyRaw = in.FullName() == httpBodyName
 	default:
-		fd := in.Fields().ByName(protoreflect.Name(body))
-		if fd == nil {
-			return nil, fmt.Errorf("body: %s has no field %q", in.FullName(), body)
-		}
-		if fd.IsMap() {
-			return nil, fmt.Errorf("body: field %s is a map", fd.FullName())
+		fd, err := topField(in, body)
+		if err != nil {
+			return nil, fmt.Errorf("body: %w", err)
 		}
 		rt.body = bodyField
 		rt.bodyPath = fieldPath{fd}
-		rt.bodyRaw = !fd.IsList() && fd.Message() != nil && fd.Message().FullName() == httpBodyName
+		rt.bodyRaw = isHTTPBody(fd)
 		for _, v := range rt.vars {
 			if v[0] == fd && len(v) == 1 {
 				return nil, fmt.Errorf("body: field %s is also a path variable", body)
@@ -221,20 +208,35 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 	}
 	rt.respRaw = out.FullName() == httpBodyName
 	if rb := rule.GetResponseBody(); rb != "" {
-		fd := out.Fields().ByName(protoreflect.Name(rb))
-		if fd == nil {
-			return nil, fmt.Errorf("response_body: %s has no field %q", out.FullName(), rb)
-		}
-		if fd.IsMap() {
-			return nil, fmt.Errorf("response_body: field %s is a map", fd.FullName())
+		fd, err := topField(out, rb)
+		if err != nil {
+			return nil, fmt.Errorf("response_body: %w", err)
 		}
 		rt.respField = fd
-		rt.respRaw = !fd.IsList() && fd.Message() != nil && fd.Message().FullName() == httpBodyName
+		rt.respRaw = isHTTPBody(fd)
 	}
 	if rt.respRaw && md.IsStreamingServer() && rt.respField != nil {
 		return nil, fmt.Errorf("response_body: a stream of google.api.HttpBody must be the method's output itself")
 	}
 	return rt, nil
+}
+
+// topField returns the field of md named name, which a body or
+// response_body names: a top-level field that is not a map.
+func topField(md protoreflect.MessageDescriptor, name string) (protoreflect.FieldDescriptor, error) {
+	fd := md.Fields().ByName(protoreflect.Name(name))
+	if fd == nil {
+		return nil, fmt.Errorf("%s has no field %q", md.FullName(), name)
+	}
+	if fd.IsMap() {
+		return nil, fmt.Errorf("field %s is a map", fd.FullName())
+	}
+	return fd, nil
+}
+
+// isHTTPBody reports whether fd holds one google.api.HttpBody.
+func isHTTPBody(fd protoreflect.FieldDescriptor) bool {
+	return !fd.IsList() && fd.Message() != nil && fd.Message().FullName() == httpBodyName
 }
 
 // resolvePath finds the fields that the dotted proto names in path name,

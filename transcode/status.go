@@ -92,7 +92,7 @@ func (h *Handler) writeStatus(w http.ResponseWriter, st *status.Status, code int
 	if code == 0 {
 		code = HTTPStatus(st.Code())
 	}
-	b := statusJSON(h.marshal, st)
+	b := statusJSON(h.opts.MarshalOptions, st)
 	hd := w.Header()
 	hd.Set("Content-Type", "application/json")
 	hd.Set("Content-Length", strconv.Itoa(len(b)))

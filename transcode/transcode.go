@@ -85,10 +85,8 @@ type Options struct {
 type Handler struct {
 	conn          grpc.ClientConnInterface
 	opts          Options
-	marshal       protojson.MarshalOptions
-	streamMarshal protojson.MarshalOptions // marshal on one line, for streams
-	maxBody       int64
-	headers       map[string]bool // canonical names of Options.Headers
+	streamMarshal protojson.MarshalOptions // opts.MarshalOptions on one line, for streams
+	headers       map[string]bool          // canonical names of Options.Headers
 	rules         map[protoreflect.FullName][]*annotations.HttpRule
 
 	mu      sync.Mutex // guards registration
@@ -106,13 +104,11 @@ func New(conn grpc.ClientConnInterface, opts *Options) *Handler {
 	if opts != nil {
 		h.opts = *opts
 	}
-	h.marshal = h.opts.MarshalOptions
 	// A stream writes one message a line, or an event a data line.
-	h.streamMarshal = h.marshal
+	h.streamMarshal = h.opts.MarshalOptions
 	h.streamMarshal.Multiline, h.streamMarshal.Indent = false, ""
-	h.maxBody = h.opts.MaxBodyBytes
-	if h.maxBody <= 0 {
-		h.maxBody = DefaultMaxBodyBytes
+	if h.opts.MaxBodyBytes <= 0 {
+		h.opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	for _, name := range h.opts.Headers {
 		h.headers[http.CanonicalHeaderKey(name)] = true
