@@ -20,7 +20,6 @@ import (
 	"io"
 	"log"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -39,8 +38,6 @@ import (
 	"github.com/cairn-go/cairn/transcode"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 )
 
 // token is what the /admin group asks for in the Authorization header.
@@ -137,25 +134,16 @@ func newRouter(logw io.Writer, reg *prometheus.Registry, lib *transcode.Handler)
 // transcoder, connected to it over loopback, and a function that stops
 // both.
 func startLibrary(addr string) (*transcode.Handler, func(), error) {
-	lis, err := net.Listen("tcp", addr)
+	conn, stop, err := library.Serve(addr)
 	if err != nil {
-		return nil, nil, err
-	}
-	gs := grpc.NewServer()
-	library.NewServer().Register(gs)
-	go gs.Serve(lis)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		gs.Stop()
 		return nil, nil, err
 	}
 	lib := transcode.New(conn, nil)
 	if err := lib.RegisterService(librarypb.File_library_proto.Services().ByName("LibraryService")); err != nil {
-		gs.Stop()
-		conn.Close()
+		stop()
 		return nil, nil, err
 	}
-	return lib, func() { conn.Close(); gs.Stop() }, nil
+	return lib, stop, nil
 }
 
 // orgRouter returns a router for one organization's repositories, to be

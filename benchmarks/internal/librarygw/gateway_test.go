@@ -3,7 +3,6 @@ package librarygw
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"github.com/cairn-go/cairn/examples/demo/library"
 	"github.com/cairn-go/cairn/examples/demo/library/librarypb"
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -23,19 +20,11 @@ import (
 // gRPC client of the library.
 func newGateway(tb testing.TB) (*httptest.Server, librarypb.LibraryServiceClient) {
 	tb.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	conn, stop, err := library.Serve("127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	gs := grpc.NewServer()
-	library.NewServer().Register(gs)
-	go gs.Serve(lis)
-	tb.Cleanup(gs.Stop)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { conn.Close() })
+	tb.Cleanup(stop)
 	client := librarypb.NewLibraryServiceClient(conn)
 	mux := runtime.NewServeMux()
 	if err := RegisterLibraryServiceHandlerClient(context.Background(), mux, client); err != nil {

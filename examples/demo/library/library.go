@@ -6,6 +6,7 @@ package library
 import (
 	"context"
 	"fmt"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/cairn-go/cairn/examples/demo/library/librarypb"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -369,4 +371,23 @@ func (s *Server) WatchBooks(req *librarypb.WatchBooksRequest, stream grpc.Server
 		}
 	}
 	return nil
+}
+
+// Serve serves a new library over gRPC on a listener at addr (such as
+// "127.0.0.1:0") and returns a connection to it, and a function that
+// closes the connection and stops the server.
+func Serve(addr string) (*grpc.ClientConn, func(), error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	gs := grpc.NewServer()
+	NewServer().Register(gs)
+	go gs.Serve(lis)
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		gs.Stop()
+		return nil, nil, err
+	}
+	return conn, func() { conn.Close(); gs.Stop() }, nil
 }

@@ -23,19 +23,11 @@ import (
 // of the test and returns a client of it.
 func newClient(tb testing.TB) librarypb.LibraryServiceClient {
 	tb.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	conn, stop, err := Serve("127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	gs := grpc.NewServer()
-	NewServer().Register(gs)
-	go gs.Serve(lis)
-	tb.Cleanup(gs.Stop)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { conn.Close() })
+	tb.Cleanup(stop)
 	return librarypb.NewLibraryServiceClient(conn)
 }
 
