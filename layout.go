@@ -8,6 +8,8 @@ package cairn
 // 2. Param gets to the layout from r.Pattern through the registry of
 // pattern identities (see ident.go).
 
+import "math/bits"
+
 // A layout says where the wildcards of a pattern are.
 type layout struct {
 	names   []string // wildcard names, in path order
@@ -19,6 +21,8 @@ type layout struct {
 	// stripped marks the pattern a Mount gives the requests it passes on,
 	// whose path no longer holds the prefix: their values are path values.
 	stripped bool
+	// byName finds a name's position in one probe; see indexNames.
+	byName nameIndex
 }
 
 // newLayout returns the layout of p, registered for version.
@@ -31,6 +35,7 @@ func newLayout(p *pattern, version string) *layout {
 			l.multi = s.kind == segMulti
 		}
 	}
+	l.byName = indexNames(l.names)
 	return l
 }
 
@@ -54,17 +59,103 @@ func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
 		l.names = append(l.names, name)
 		l.index = append(l.index, nprefix+inner.index[i])
 	}
+	l.byName = indexNames(l.names)
 	return l
 }
 
 // position returns the position of name in l.names, or -1.
 func (l *layout) position(name string) int {
+	if l.byName.slots != nil {
+		return l.byName.position(l.names, name)
+	}
 	for i, n := range l.names {
 		if n == name {
 			return i
 		}
 	}
 	return -1
+}
+
+// position returns the position of name in names, which x indexes, or -1.
+func (x *nameIndex) position(names []string, name string) int {
+	if name == "" {
+		return -1
+	}
+	// Invariant: a name of names is in the slot its hash gives, and only
+	// a name of names can be.
+	i := int(x.slots[x.hash(name)]) - 1
+	if i >= 0 && names[i] == name {
+		return i
+	}
+	return -1
+}
+
+// A nameIndex is a perfect hash of the wildcard names of a layout: each
+// name has a slot of its own, so finding a name takes one hash, one load
+// and one string comparison, however many wildcards the pattern has.
+//
+// Optimization: the hash reads four things of a name, its length and its
+// first, middle and last bytes, and mixes them with a multiplier chosen
+// when the layout is made so that no two names share a slot. A pattern
+// with few names or very many, or with names that no multiplier separates
+// (they agree on all four), has no index, and position compares the names
+// in turn.
+type nameIndex struct {
+	slots []uint8 // position+1 of the name whose slot this is, or 0; len is a power of two, at most 128
+	mul   uint32
+	shift uint8 // 32 - log2(len(slots))
+}
+
+// hash returns the slot of the non-empty name s.
+func (x *nameIndex) hash(s string) uint32 {
+	k := uint32(len(s)) ^ uint32(s[0])<<8 ^ uint32(s[len(s)>>1])<<16 ^ uint32(s[len(s)-1])<<24
+	return k * x.mul >> x.shift
+}
+
+// The number of names a layout needs for indexNames to index them:
+// comparing up to four names in turn costs no more than the hash, since
+// names of different lengths differ at once.
+const (
+	minIndexedNames = 5
+	maxIndexedNames = 32
+)
+
+// indexNames returns a perfect hash of names, or an empty index if there
+// are fewer than minIndexedNames or more than maxIndexedNames, or none was
+// found.
+func indexNames(names []string) nameIndex {
+	if len(names) < minIndexedNames || len(names) > maxIndexedNames {
+		return nameIndex{}
+	}
+	// With a quarter of the slots used, a random multiplier separates 32
+	// names one time in seventy, and 20 names one time in five.
+	size := 2
+	for size < 4*len(names) {
+		size *= 2
+	}
+	shift := uint8(32 - bits.TrailingZeros(uint(size)))
+	// The candidates: odd multipliers from a fixed sequence, so the index
+	// of a pattern is the same in every process.
+	mul := uint32(0x9E3779B9)
+	x := nameIndex{slots: make([]uint8, size), shift: shift}
+	for try := 0; try < 512; try++ {
+		clear(x.slots)
+		x.mul = mul | 1
+		ok := true
+		for i, n := range names {
+			h := x.hash(n)
+			if x.slots[h] != 0 {
+				ok = false
+				break
+			}
+			x.slots[h] = uint8(i + 1)
+		}
+		if ok {
+			return x
+		}
+		mul = mul*0x2C1B3C6D + 0x297A2D39
+	}
+	return nameIndex{}
 }
 
 // find returns the segment index of the wildcard name and whether it is a

@@ -15,6 +15,7 @@ package cairn
 
 import (
 	"iter"
+	"math/bits"
 	"net/http"
 	"strings"
 )
@@ -41,31 +42,50 @@ import (
 // from the default encoding (then r.URL.RawPath is set and the value is
 // unescaped into a new string).
 func Param(r *http.Request, name string) string {
-	if id := findIdent(r.Pattern); id != nil {
-		l := id.l
-		if l.stripped {
-			return r.PathValue(name)
-		}
-		idx, multi := l.find(name)
-		if idx < 0 {
-			return r.PathValue(name)
-		}
-		p, escaped := requestPath(r.URL)
-		var v string
-		var ok bool
-		if !l.tail && idx >= l.nsegs/2 {
-			// Optimization: the path has exactly nsegs segments, and this
-			// one is closer to the end.
-			v, ok = segmentFromEnd(p, l.nsegs-1-idx)
-		} else {
-			v, ok = segmentAt(p, idx, multi)
-		}
-		if !ok {
-			return ""
-		}
-		return segmentValue(v, escaped)
+	id := findIdent(r.Pattern)
+	if id == nil {
+		// A pattern of no live Router: from a ServeMux, or set by hand.
+		return patternParam(r, name)
 	}
-	// A pattern of no live Router: from a ServeMux, or set by hand.
+	l := id.l
+	if l.stripped {
+		return r.PathValue(name)
+	}
+	// Optimization: layout.position, written out so that Param makes
+	// no call to find the name.
+	i := -1
+	if l.byName.slots != nil {
+		i = l.byName.position(l.names, name)
+	} else {
+		for j, n := range l.names {
+			if n == name {
+				i = j
+				break
+			}
+		}
+	}
+	if i < 0 {
+		return r.PathValue(name)
+	}
+	idx := l.index[i]
+	p, escaped := requestPath(r.URL)
+	var v string
+	var ok bool
+	if !l.tail && idx >= l.nsegs/2 {
+		// Optimization: the path has exactly nsegs segments, and this
+		// one is closer to the end.
+		v, ok = segmentFromEnd(p, l.nsegs-1-idx)
+	} else {
+		v, ok = segmentAt(p, idx, l.multi && i == len(l.names)-1)
+	}
+	if !ok {
+		return ""
+	}
+	return segmentValue(v, escaped)
+}
+
+// patternParam is Param for a request whose pattern no live Router owns.
+func patternParam(r *http.Request, name string) string {
 	if !plausibleName(name) {
 		return ""
 	}
@@ -126,13 +146,21 @@ func segmentAt(p string, idx int, multi bool) (string, bool) {
 	if p == "" || p[0] != '/' {
 		return "", false
 	}
-	p = p[1:]
-	for ; idx > 0; idx-- {
-		j := strings.IndexByte(p, '/')
-		if j < 0 {
+	// Segment idx starts after the '/' with index idx, counting from 0.
+	if idx <= fewSegments {
+		for p = p[1:]; idx > 0; idx-- {
+			j := strings.IndexByte(p, '/')
+			if j < 0 {
+				return "", false
+			}
+			p = p[j+1:]
+		}
+	} else {
+		i := nthSlash(p, idx)
+		if i < 0 {
 			return "", false
 		}
-		p = p[j+1:]
+		p = p[i+1:]
 	}
 	if multi {
 		return p, true
@@ -146,18 +174,101 @@ func segmentAt(p string, idx int, multi bool) (string, bool) {
 // segmentFromEnd returns the raw segment of path p that has k segments
 // after it.
 func segmentFromEnd(p string, k int) (string, bool) {
-	for ; k > 0; k-- {
-		j := strings.LastIndexByte(p, '/')
-		if j < 0 {
+	// Optimization: always nthSlashFromEnd, since strings.LastIndexByte
+	// looks at one byte at a time.
+	end := len(p)
+	if k > 0 {
+		// The segment ends at the k-th '/' from the end.
+		if end = nthSlashFromEnd(p, k-1); end < 0 {
 			return "", false
 		}
-		p = p[:j]
 	}
-	j := strings.LastIndexByte(p, '/')
+	j := nthSlashFromEnd(p[:end], 0)
 	if j < 0 {
 		return "", false
 	}
-	return p[j+1:], true
+	return p[j+1 : end], true
+}
+
+// fewSegments is the number of segments that segmentAt skips with
+// IndexByte, one at a time; it skips more with nthSlash.
+const fewSegments = 2
+
+// Optimization: nthSlash and nthSlashFromEnd count the slashes of a path
+// eight bytes at a time. For each word they compute a mask with the high
+// bit set in exactly the bytes that are '/', and count its bits down to
+// the slash wanted. A value among twenty segments is found in a few words
+// instead of one IndexByte call per segment.
+
+const (
+	slashes = 0x2f2f2f2f2f2f2f2f // '/' in every byte
+	low7    = 0x7f7f7f7f7f7f7f7f
+)
+
+// slashMask returns the high bit of every byte of w that is '/'.
+//
+// Invariant: exact for every byte, with no borrow from one byte to the
+// next: after the XOR, a byte is zero iff it was '/'; adding 0x7f to its
+// low seven bits sets its high bit iff those bits are not all zero, and
+// OR-ing in the byte itself covers its own high bit.
+func slashMask(w uint64) uint64 {
+	x := w ^ slashes
+	return ^((x&low7 + low7) | x | low7)
+}
+
+// word returns the eight bytes of s from i, the first in the low byte.
+func word(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// nthSlash returns the index of the '/' of p that has k others before it,
+// or -1 if p has no more than k.
+func nthSlash(p string, k int) int {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		for m := slashMask(word(p, i)); m != 0; m &= m - 1 {
+			if k == 0 {
+				return i + bits.TrailingZeros64(m)/8
+			}
+			k--
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] == '/' {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
+}
+
+// nthSlashFromEnd returns the index of the '/' of p that has k others
+// after it, or -1 if p has no more than k.
+func nthSlashFromEnd(p string, k int) int {
+	i := len(p)
+	for ; i >= 8; i -= 8 {
+		for m := slashMask(word(p, i-8)); m != 0; {
+			top := 63 - bits.LeadingZeros64(m)
+			if k == 0 {
+				return i - 8 + top/8
+			}
+			k--
+			m &^= 1 << top
+		}
+	}
+	for i--; i >= 0; i-- {
+		if p[i] == '/' {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
 }
 
 // plausibleName reports whether name could be a wildcard name: it is not

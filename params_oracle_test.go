@@ -1,0 +1,139 @@
+package cairn
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// This file checks the fast paths of Param against the simple versions
+// they replaced, kept here as oracles: segments found one IndexByte call at
+// a time, and names found by comparing them in turn.
+
+// segmentAtSimple is segmentAt, one segment at a time.
+func segmentAtSimple(p string, idx int, multi bool) (string, bool) {
+	if p == "" || p[0] != '/' {
+		return "", false
+	}
+	p = p[1:]
+	for ; idx > 0; idx-- {
+		j := strings.IndexByte(p, '/')
+		if j < 0 {
+			return "", false
+		}
+		p = p[j+1:]
+	}
+	if multi {
+		return p, true
+	}
+	if j := strings.IndexByte(p, '/'); j >= 0 {
+		return p[:j], true
+	}
+	return p, true
+}
+
+// segmentFromEndSimple is segmentFromEnd, one segment at a time.
+func segmentFromEndSimple(p string, k int) (string, bool) {
+	for ; k > 0; k-- {
+		j := strings.LastIndexByte(p, '/')
+		if j < 0 {
+			return "", false
+		}
+		p = p[:j]
+	}
+	j := strings.LastIndexByte(p, '/')
+	if j < 0 {
+		return "", false
+	}
+	return p[j+1:], true
+}
+
+// randomPath returns a string of up to max bytes, mostly slashes and
+// letters, with now and then a byte that differs from '/' in one bit.
+func randomPath(rng *rand.Rand, max int) string {
+	const alphabet = "//////abcxyz%.\xaf\x2e\x6f\x0f\x2d\x3f"
+	b := make([]byte, rng.IntN(max+1))
+	for i := range b {
+		b[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	if len(b) > 0 && rng.IntN(4) > 0 {
+		b[0] = '/'
+	}
+	return string(b)
+}
+
+// TestSegmentOracle checks segmentAt and segmentFromEnd against their
+// simple versions on random paths, at every index.
+func TestSegmentOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		p := randomPath(rng, 70)
+		for k := range strings.Count(p, "/") + 2 {
+			for _, multi := range []bool{false, true} {
+				got, gotOK := segmentAt(p, k, multi)
+				want, wantOK := segmentAtSimple(p, k, multi)
+				if got != want || gotOK != wantOK {
+					t.Fatalf("segmentAt(%q, %d, %v) = %q, %v; want %q, %v", p, k, multi, got, gotOK, want, wantOK)
+				}
+			}
+			got, gotOK := segmentFromEnd(p, k)
+			want, wantOK := segmentFromEndSimple(p, k)
+			if got != want || gotOK != wantOK {
+				t.Fatalf("segmentFromEnd(%q, %d) = %q, %v; want %q, %v", p, k, got, gotOK, want, wantOK)
+			}
+		}
+	}
+}
+
+// TestNameIndexOracle checks layout.position, with its perfect hash,
+// against comparing the names in turn, for random sets of names and
+// random names to look up.
+func TestNameIndexOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	randomName := func() string {
+		const alphabet = "abcdefghijklmnopqrstuvwxyz_0123456789"
+		b := make([]byte, 1+rng.IntN(10))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	indexed, eligible := 0, 0
+	for range 5000 {
+		seen := map[string]bool{}
+		var names []string
+		for range 2 + rng.IntN(31) {
+			if n := randomName(); !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+		l := &layout{names: names, byName: indexNames(names)}
+		if len(names) >= minIndexedNames && len(names) <= maxIndexedNames {
+			eligible++
+		}
+		if l.byName.slots != nil {
+			indexed++
+		}
+		probes := append([]string{"", "zz", "abcdeXYZ"}, names...)
+		for range 20 {
+			probes = append(probes, randomName())
+		}
+		for _, name := range probes {
+			want := -1
+			for i, n := range names {
+				if n == name {
+					want = i
+				}
+			}
+			if got := l.position(name); got != want {
+				t.Fatalf("names %q: position(%q) = %d, want %d", names, name, got, want)
+			}
+		}
+	}
+	// Nearly every set must get an index, or the fast path is rarely
+	// taken (and this test checks little).
+	if indexed < eligible*98/100 {
+		t.Errorf("%d of %d name sets indexed, want nearly all", indexed, eligible)
+	}
+}
