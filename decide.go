@@ -84,7 +84,7 @@ func (t *table) lookup(req *http.Request, q *query) *route {
 		host = stripHostPort(req.Host)
 	}
 	p, escaped := requestPath(req.URL)
-	q.method, q.host, q.path, q.escaped, q.checkClean = req.Method, host, p, escaped, true
+	q.method, q.verb, q.host, q.path, q.escaped, q.checkClean = req.Method, verbOf(req.Method), host, p, escaped, true
 	q.req, q.versioning = req, t.cfg.versioning
 	if p == "" || p[0] != '/' {
 		// A path without its leading slash (which http.StripPrefix can
@@ -166,7 +166,7 @@ func escapedPath(u *url.URL, p string, escaped bool) string {
 
 // newQuery returns a query for req, for path p on host.
 func (t *table) newQuery(req *http.Request, host, p string, escaped bool) query {
-	return query{method: req.Method, host: host, path: p, escaped: escaped, req: req, versioning: t.cfg.versioning}
+	return query{method: req.Method, verb: verbOf(req.Method), host: host, path: p, escaped: escaped, req: req, versioning: t.cfg.versioning}
 }
 
 // decideUnclean decides what to do with a request whose path is not clean:

@@ -76,6 +76,10 @@ type leaf struct {
 	get     *route   // the GET route, which also answers HEAD
 	any     *route   // the method-less route
 	mask    methodSet
+	// byVerb[v] is one more than the index in routes of the route for the
+	// method with verb v, or 0 if there is none.
+	byVerb [numVerbs]uint8
+	wide   bool // some route has an index over 255: byVerb is not used
 	// versioned is set if some route has versions. Optimization: route
 	// sends such leaves down a separate path, keeping the common one short.
 	versioned bool
@@ -89,15 +93,58 @@ func (l *leaf) route(q *query) *route {
 	if l.versioned {
 		return l.routeVersioned(q)
 	}
-	for i, m := range l.methods {
-		if m == q.method {
-			return l.routes[i]
+	if q.verb != 0 && !l.wide {
+		if i := l.byVerb[q.verb]; i != 0 {
+			return l.routes[i-1]
+		}
+	} else {
+		for i, m := range l.methods {
+			if m == q.method {
+				return l.routes[i]
+			}
 		}
 	}
-	if q.method == http.MethodHead && l.get != nil {
+	if q.verb == verbHead && l.get != nil {
 		return l.get
 	}
 	return l.any
+}
+
+// A verb numbers the methods that most requests use, so that a leaf finds
+// the route for one by index instead of comparing method names. Other
+// methods have verb 0.
+type verb uint8
+
+const (
+	verbGet verb = 1 + iota
+	verbHead
+	verbPost
+	verbPut
+	verbPatch
+	verbDelete
+	verbOptions
+	numVerbs
+)
+
+// verbOf returns the verb of method m, or 0.
+func verbOf(m string) verb {
+	switch m {
+	case http.MethodGet:
+		return verbGet
+	case http.MethodHead:
+		return verbHead
+	case http.MethodPost:
+		return verbPost
+	case http.MethodPut:
+		return verbPut
+	case http.MethodPatch:
+		return verbPatch
+	case http.MethodDelete:
+		return verbDelete
+	case http.MethodOptions:
+		return verbOptions
+	}
+	return 0
 }
 
 // routeVersioned is route for a leaf with versioned routes.
@@ -186,6 +233,11 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			}
 			l.methods = append(l.methods, m)
 			l.routes = append(l.routes, rt)
+			if len(l.routes) > 255 {
+				l.wide = true
+			} else if v := verbOf(m); v != 0 {
+				l.byVerb[v] = uint8(len(l.routes))
+			}
 			l.mask = l.mask.with(mi.bit(m))
 		}
 	}
@@ -232,6 +284,7 @@ func (n *lookupNode) child(seg string) *lookupNode {
 // A query is what a lookup needs besides the path, and what it found out.
 type query struct {
 	method     string
+	verb       verb   // verbOf(method); 0 means unknown, and method is compared
 	host, path string // the host and path of the request, as looked up
 	escaped    bool   // path segments must be unescaped before use
 	checkClean bool   // stop at an empty, "." or ".." segment

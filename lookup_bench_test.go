@@ -75,7 +75,7 @@ func benchLookup(b *testing.B, h http.Handler, patterns, paths, methods []string
 	t := r.current()
 	qs := make([]query, len(paths))
 	for i := range paths {
-		qs[i] = query{method: methods[i], checkClean: true}
+		qs[i] = query{method: methods[i], verb: verbOf(methods[i]), checkClean: true}
 		if q := qs[i]; t.match("", paths[i], false, &q) == nil {
 			b.Fatalf("%s %s: no match", methods[i], paths[i])
 		}
