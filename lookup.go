@@ -363,6 +363,76 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 	return nil
 }
 
+// walk is lookup for a path that no backing up can change: it follows one
+// branch of the tree, in a loop, and reports whether it decided the
+// request. If it did not (it met a segment that lookup must check, or a
+// dead end), the caller runs lookup.
+//
+// Optimization: lookup tries the children of a node in precedence order,
+// each to the end of the path before the next. walk takes at each node the
+// first child that lookup would try and that matches the segment alone: the
+// literal child, else the wildcard, else the multi. Invariant: when walk
+// finds a route, it is the one lookup finds, since lookup's first attempt
+// at every node along the way is walk's and succeeds. walk gives up
+// instead of choosing among constrained wildcards, instead of backing up,
+// and on an empty, "." or ".." segment (lookup marks the path unclean); the
+// path must be unescaped and not followed by a slash. With lookup after
+// it, a request visits each node at most twice.
+func (n *lookupNode) walk(p string, q *query) (*route, bool) {
+	// alt is set once walk has passed a node with a child that lookup
+	// would try after the one walk took: then only lookup may say that
+	// nothing matches.
+	alt := false
+	for {
+		if p == "" {
+			q.steps++
+			if n.leaf == nil {
+				return nil, !alt
+			}
+			rt := n.leaf.route(q)
+			return rt, rt != nil || !alt
+		}
+		// Invariant: p starts with '/'.
+		seg, rest := "/", ""
+		if len(p) > 1 {
+			seg = p[1:]
+			if i := strings.IndexByte(seg, '/'); i >= 0 {
+				seg, rest = seg[:i], seg[i:]
+			}
+			if seg == "" || seg[0] == '.' && (seg == "." || seg == "..") {
+				return nil, false
+			}
+		}
+		multi := n.multi != nil && n.multi.leaf != nil
+		if c := n.child(seg); c != nil {
+			q.steps++
+			alt = alt || multi || seg != "/" && (len(n.cons) > 0 || n.wild != nil)
+			n, p = c, rest
+			continue
+		}
+		if seg != "/" {
+			if len(n.cons) > 0 {
+				// Below here lookup decides (and counts n as a step);
+				// if it finds nothing, lookup may back up above.
+				rt := n.lookup(p, false, q)
+				return rt, rt != nil || !alt
+			}
+			if n.wild != nil {
+				q.steps++
+				alt = alt || multi
+				n, p = n.wild, rest
+				continue
+			}
+		}
+		q.steps++
+		if multi {
+			rt := n.multi.leaf.route(q)
+			return rt, rt != nil || !alt
+		}
+		return nil, !alt
+	}
+}
+
 // allowed adds to acc the methods of every route, whatever its method, that
 // matches the path p (followed by "/" if slash is set). m remembers the
 // answers of constraints, if not nil.

@@ -132,6 +132,11 @@ func (ht *hostTree) match(p string, slash bool, q *query) *route {
 			}
 		}
 	}
+	if !slash && !q.escaped {
+		if rt, ok := ht.root.walk(p, q); ok {
+			return rt
+		}
+	}
 	return ht.root.lookup(p, slash, q)
 }
 
