@@ -91,6 +91,10 @@ func (t *table) lookup(req *http.Request, q *query) *route {
 		// leave) is not clean; it is redirected.
 		return nil
 	}
+	if host == "" {
+		// Optimization: t.match without the call, for most requests.
+		return t.noHost.match(p, false, q)
+	}
 	return t.match(host, p, false, q)
 }
 
