@@ -101,17 +101,33 @@ var idents ptrTable[byte, ident]
 
 // findIdent returns the identity that s is, or nil if s is not one.
 //
+// Optimization: the probe of idents.find, written out here, since every
+// call of Param makes it.
+//
 // Allocation: none.
 func findIdent(s string) *ident {
 	if s == "" {
 		return nil
 	}
-	id := idents.find(unsafe.StringData(s))
-	// A prefix of an identity shares its data pointer.
-	if id == nil || len(id.str) != len(s) {
+	key := unsafe.StringData(s)
+	sl := idents.slots.Load()
+	if sl == nil {
 		return nil
 	}
-	return id
+	mask := uintptr(len(sl.s) - 1)
+	for i := sl.slot(key); ; i = (i + 1) & mask {
+		e := sl.s[i].Load()
+		if e == nil {
+			return nil
+		}
+		if e.key == key {
+			// A prefix of an identity shares its data pointer.
+			if id := e.val; len(id.str) == len(s) {
+				return id
+			}
+			return nil
+		}
+	}
 }
 
 // routerIDs numbers routers, from 1.
