@@ -50,6 +50,7 @@ type lookupNode struct {
 	litKeys  []string
 	litNodes []*lookupNode
 	litMap   *stringMap[*lookupNode]
+	litSlash bool // some key of litKeys holds a '/' (the pattern wrote %2F)
 
 	cons  []*lookupNode
 	con   *constraint
@@ -392,45 +393,101 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			rt := n.leaf.route(q)
 			return rt, rt != nil || !alt
 		}
-		// Invariant: p starts with '/'.
-		seg, rest := "/", ""
-		if len(p) > 1 {
-			seg = p[1:]
-			if i := strings.IndexByte(seg, '/'); i >= 0 {
-				seg, rest = seg[:i], seg[i:]
+		multi := n.multi != nil && n.multi.leaf != nil
+		if len(p) == 1 {
+			// The trailing slash: {$}, else the multi.
+			q.steps++
+			if c := n.child("/"); c != nil {
+				alt = alt || multi
+				n, p = c, ""
+				continue
 			}
-			if seg == "" || seg[0] == '.' && (seg == "." || seg == "..") {
+			if multi {
+				rt := n.multi.leaf.route(q)
+				return rt, rt != nil || !alt
+			}
+			return nil, !alt
+		}
+		// Invariant: p starts with '/' and its first segment, seg, is not
+		// "/"; rest is p after seg, once known.
+		var c *lookupNode
+		var seg, rest string
+		if b := p[1]; b == '/' || b == '.' || n.litMap != nil || n.litSlash {
+			seg, rest = cutSegment(p)
+			if seg == "" || seg == "." || seg == ".." {
 				return nil, false
 			}
+			c = n.child(seg)
+		} else {
+			c, rest = n.literalPrefix(p)
 		}
-		multi := n.multi != nil && n.multi.leaf != nil
-		if c := n.child(seg); c != nil {
+		if c != nil {
 			q.steps++
-			alt = alt || multi || seg != "/" && (len(n.cons) > 0 || n.wild != nil)
+			alt = alt || multi || len(n.cons) > 0 || n.wild != nil
 			n, p = c, rest
 			continue
 		}
-		if seg != "/" {
-			if len(n.cons) > 0 {
-				// Below here lookup decides (and counts n as a step);
-				// if it finds nothing, lookup may back up above.
-				rt := n.lookup(p, false, q)
-				return rt, rt != nil || !alt
-			}
-			if n.wild != nil {
-				q.steps++
-				alt = alt || multi
-				n, p = n.wild, rest
-				continue
-			}
+		if len(n.cons) > 0 {
+			// Below here lookup decides (and counts n as a step); if it
+			// finds nothing, lookup may back up above.
+			rt := n.lookup(p, false, q)
+			return rt, rt != nil || !alt
 		}
 		q.steps++
+		if n.wild != nil {
+			if seg == "" {
+				_, rest = cutSegment(p)
+			}
+			alt = alt || multi
+			n, p = n.wild, rest
+			continue
+		}
 		if multi {
 			rt := n.multi.leaf.route(q)
 			return rt, rt != nil || !alt
 		}
 		return nil, !alt
 	}
+}
+
+// cutSegment splits p, which starts with '/' and is longer than "/", into
+// its first segment and the rest.
+func cutSegment(p string) (seg, rest string) {
+	seg = p[1:]
+	if i := strings.IndexByte(seg, '/'); i >= 0 {
+		return seg[:i], seg[i:]
+	}
+	return seg, ""
+}
+
+// literalPrefix returns the literal child of n whose key is the first
+// segment of p, and the rest of p after that segment, or nil. p starts
+// with '/' and a byte other than '/' and '.'; n has no litMap, and no key
+// that holds a '/'.
+//
+// Optimization: the segment is not cut out of p first. A key matches if
+// p continues with it and then ends or goes on with '/', so a path whose
+// segments are all literals is walked without searching for slashes.
+func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
+	c := p[1]
+	i := 0
+	if n.litIndex != nil {
+		if i = int(n.litIndex[c]) - 1; i < 0 {
+			return nil, ""
+		}
+	} else {
+		for i < len(n.litFirst) && n.litFirst[i] != c {
+			i++
+		}
+	}
+	// Invariant: keys with the same first byte are adjacent.
+	for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+		k := n.litKeys[i]
+		if end := 1 + len(k); len(p) >= end && p[1:end] == k && (len(p) == end || p[end] == '/') {
+			return n.litNodes[i], p[end:]
+		}
+	}
+	return nil, ""
 }
 
 // allowed adds to acc the methods of every route, whatever its method, that

@@ -191,7 +191,7 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 		}
 		m.set(k, child, c.edit)
 		n.litMap = m
-		n.litKeys, n.litNodes, n.litFirst, n.litIndex = nil, nil, "", nil
+		n.litKeys, n.litNodes, n.litFirst, n.litIndex, n.litSlash = nil, nil, "", nil, false
 		return
 	}
 	n.litKeys = slices.Insert(n.litKeys, i, k)
@@ -202,8 +202,10 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 // indexLiterals rebuilds litFirst and litIndex from litKeys.
 func (n *lookupNode) indexLiterals() {
 	first := make([]byte, len(n.litKeys))
+	n.litSlash = false
 	for i, k := range n.litKeys {
 		first[i] = firstByte(k)
+		n.litSlash = n.litSlash || strings.Contains(k, "/")
 	}
 	n.litFirst = string(first)
 	n.litIndex = nil
