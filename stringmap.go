@@ -1,28 +1,29 @@
 package cairn
 
 // This file holds stringMap, the map from strings that the lookup tables
-// use for wide nodes, the index of static paths and the hosts: a plain Go
-// map for reading, kept up to date in O(1) amortized time per change.
+// use for wide nodes, the index of static paths and the hosts: a hash
+// table for reading (see strtable.go), kept up to date in O(1) amortized
+// time per change.
 //
-// A published table is never changed, so a change cannot add to its Go
-// maps. Copying a map on every change would make registration quadratic,
-// and a persistent map (see pmap.go) alone is slower to read than a Go
-// map. So a stringMap is a Go map, base, that is never changed once a
+// A published table is never changed, so a change cannot add to its hash
+// tables. Copying a table on every change would make registration
+// quadratic, and a persistent map (see pmap.go) alone is slower to read.
+// So a stringMap is a hash table, base, that is never changed once a
 // lookup can read it, and a persistent map, recent, of the entries set
 // since base was made. A lookup tries recent, when there is one, and then
 // base. Once recent holds more than an eighth of base's entries, a change
 // makes a new base from both and drops recent, so each entry is copied a
 // constant number of times on average, and a router that stopped
-// registering reads plain Go maps again soon. A change may set entries of
+// registering reads a single table again soon. A change may set entries of
 // a base it made itself in place, as it may modify the nodes it made (see
-// update.go), so that registering before the first request fills one Go
-// map.
+// update.go), so that registering before the first request fills one
+// table.
 
 // A stringMap maps strings to values of type V. The zero value is an empty
 // map.
 type stringMap[V any] struct {
 	edit   *editToken   // the change that made base, the only one that may add to it
-	base   map[string]V // never changed once read by a lookup
+	base   *strTable[V] // never changed once read by a lookup
 	recent *pmap[V]     // entries set since base was made, if any; they win over base
 }
 
@@ -35,14 +36,15 @@ func (m *stringMap[V]) get(key string) V {
 			return v
 		}
 	}
-	return m.base[key]
+	v, _ := m.base.get(key)
+	return v
 }
 
 // len returns the number of keys in m.
 func (m *stringMap[V]) len() int {
-	n := len(m.base)
+	n := m.base.len()
 	for k := range m.recent.all {
-		if _, ok := m.base[k]; !ok {
+		if _, ok := m.base.get(k); !ok {
 			n++
 		}
 	}
@@ -54,19 +56,19 @@ func (m *stringMap[V]) len() int {
 func (m *stringMap[V]) set(key string, v V, edit *editToken) {
 	if m.edit == edit && m.recent == nil {
 		if m.base == nil {
-			m.base = map[string]V{}
+			m.base = &strTable[V]{}
 		}
-		m.base[key] = v
+		m.base.set(key, v)
 		return
 	}
 	m.recent = m.recent.set(key, v, edit)
-	if m.recent.len() > len(m.base)/8 {
-		base := make(map[string]V, len(m.base)+m.recent.len())
-		for k, x := range m.base {
-			base[k] = x
+	if m.recent.len() > m.base.len()/8 {
+		base := &strTable[V]{}
+		for k, x := range m.base.all {
+			base.set(k, x)
 		}
 		for k, x := range m.recent.all {
-			base[k] = x
+			base.set(k, x)
 		}
 		m.edit, m.base, m.recent = edit, base, nil
 	}
@@ -79,7 +81,7 @@ func (m *stringMap[V]) all(yield func(string, V) bool) {
 			return
 		}
 	}
-	for k, v := range m.base {
+	for k, v := range m.base.all {
 		if _, ok := m.recent.get(k); ok {
 			continue
 		}

@@ -185,7 +185,7 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 	if len(n.litKeys) == maxScannedLiterals {
 		// Optimization: beyond this many children, a map finds one faster
 		// than scanning first bytes does.
-		m := &stringMap[*lookupNode]{edit: c.edit, base: make(map[string]*lookupNode, 2*maxScannedLiterals)}
+		m := &stringMap[*lookupNode]{edit: c.edit, base: &strTable[*lookupNode]{}}
 		for j, key := range n.litKeys {
 			m.set(key, n.litNodes[j], c.edit)
 		}
