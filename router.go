@@ -203,6 +203,11 @@ func (r *Router) current() *table {
 	if t := r.table.Load(); t != nil {
 		return t
 	}
+	return r.publish()
+}
+
+// publish publishes r's table, on the first request, and returns it.
+func (r *Router) publish() *table {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.init()
