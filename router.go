@@ -279,8 +279,8 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
-	l := newLayout(p, rt.version)
-	rt.serveID = &ident{str: p.str, l: l, owner: r.id, route: idx, kind: identServe}
+	rt.serveID = newRouteIdent(p, rt.version, r.id, idx)
+	l := rt.serveID.l
 	rt.redirectID = newIdent(p.str, l, r.id, idx, identRedirect)
 	// Every route gets the identity of a 406 answer, since versions of
 	// its pattern may come later: a published route is never changed.
