@@ -42,6 +42,18 @@ func (l *layout) init(p *pattern, version string, names []string, index []int) {
 	l.byName = indexNames(l.names)
 }
 
+// distinctLengths reports whether no two of names have the same length.
+func distinctLengths(names []string) bool {
+	for i, a := range names {
+		for _, b := range names[:i] {
+			if len(a) == len(b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // inlineNames is the number of wildcards a routeIdent holds without
 // allocating for them.
 const inlineNames = 4
@@ -142,19 +154,20 @@ func (x *nameIndex) hash(s string) uint32 {
 	return k * x.mul >> x.shift
 }
 
-// The number of names a layout needs for indexNames to index them:
-// comparing up to four names in turn costs no more than the hash, since
-// names of different lengths differ at once.
+// The numbers of names a layout needs for indexNames to index them. A
+// linear search compares the bytes of a name only with the names of its
+// length, so for a few names of different lengths it costs no more than
+// the hash.
 const (
 	minIndexedNames = 5
 	maxIndexedNames = 32
 )
 
 // indexNames returns a perfect hash of names, or an empty index if there
-// are fewer than minIndexedNames or more than maxIndexedNames, or none was
-// found.
+// are more than maxIndexedNames, fewer than two, or fewer than
+// minIndexedNames all of different lengths, or if none was found.
 func indexNames(names []string) nameIndex {
-	if len(names) < minIndexedNames || len(names) > maxIndexedNames {
+	if len(names) < 2 || len(names) > maxIndexedNames || len(names) < minIndexedNames && distinctLengths(names) {
 		return nameIndex{}
 	}
 	// With a quarter of the slots used, a random multiplier separates 32

@@ -109,7 +109,7 @@ func TestNameIndexOracle(t *testing.T) {
 			}
 		}
 		l := &layout{names: names, byName: indexNames(names)}
-		if len(names) >= minIndexedNames && len(names) <= maxIndexedNames {
+		if len(names) >= 2 && len(names) <= maxIndexedNames && (len(names) >= minIndexedNames || !distinctLengths(names)) {
 			eligible++
 		}
 		if l.byName.slots != nil {
