@@ -123,35 +123,49 @@ func (x *nameIndex) position(names []string, name string) int {
 	if name == "" {
 		return -1
 	}
-	// Invariant: a name of names is in the slot its hash gives, and only
-	// a name of names can be.
-	i := int(x.slots[x.hash(name)]) - 1
-	if i >= 0 && names[i] == name {
-		return i
+	// Invariant: a name of names is in the slot its key gives, and only a
+	// name of names can be.
+	k := nameKey(name)
+	s := x.slots[k*x.mul>>x.shift]
+	if s.pos == 0 || s.key != k {
+		return -1
+	}
+	// The key holds every byte of a name of up to three bytes.
+	if len(name) <= 3 || names[s.pos-1] == name {
+		return int(s.pos) - 1
 	}
 	return -1
 }
 
 // A nameIndex is a perfect hash of the wildcard names of a layout: each
 // name has a slot of its own, so finding a name takes one hash, one load
-// and one string comparison, however many wildcards the pattern has.
+// and, for a name longer than three bytes, one string comparison, however
+// many wildcards the pattern has.
 //
 // Optimization: the hash reads four things of a name, its length and its
-// first, middle and last bytes, and mixes them with a multiplier chosen
-// when the layout is made so that no two names share a slot. A pattern
-// with few names or very many, or with names that no multiplier separates
-// (they agree on all four), has no index, and position compares the names
-// in turn.
+// first, middle and last bytes, packed in a key (see nameKey), and mixes
+// them with a multiplier chosen when the layout is made so that no two
+// names share a slot. A pattern with few names or very many, or with names
+// that no multiplier separates (they agree on all four), has no index, and
+// position compares the names in turn.
 type nameIndex struct {
-	slots []uint8 // position+1 of the name whose slot this is, or 0; len is a power of two, at most 128
+	slots []nameSlot // len is a power of two, at most 128
 	mul   uint32
 	shift uint8 // 32 - log2(len(slots))
 }
 
-// hash returns the slot of the non-empty name s.
-func (x *nameIndex) hash(s string) uint32 {
-	k := uint32(len(s)) ^ uint32(s[0])<<8 ^ uint32(s[len(s)>>1])<<16 ^ uint32(s[len(s)-1])<<24
-	return k * x.mul >> x.shift
+// A nameSlot is a slot of a nameIndex.
+type nameSlot struct {
+	key uint32 // nameKey of the name whose slot this is
+	pos uint8  // position+1 of that name, or 0 for an empty slot
+}
+
+// nameKey returns the length and the first, middle and last bytes of the
+// non-empty name s, packed. Invariant: for names shorter than 256 bytes it
+// is one to one on those four things, so a name of up to three bytes has a
+// key of its own.
+func nameKey(s string) uint32 {
+	return uint32(len(s)) ^ uint32(s[0])<<8 ^ uint32(s[len(s)>>1])<<16 ^ uint32(s[len(s)-1])<<24
 }
 
 // The numbers of names a layout needs for indexNames to index them. A
@@ -170,6 +184,11 @@ func indexNames(names []string) nameIndex {
 	if len(names) < 2 || len(names) > maxIndexedNames || len(names) < minIndexedNames && distinctLengths(names) {
 		return nameIndex{}
 	}
+	for _, n := range names {
+		if len(n) > 255 {
+			return nameIndex{} // nameKey would not tell every short name apart
+		}
+	}
 	// With a quarter of the slots used, a random multiplier separates 32
 	// names one time in seventy, and 20 names one time in five.
 	size := 2
@@ -180,18 +199,19 @@ func indexNames(names []string) nameIndex {
 	// The candidates: odd multipliers from a fixed sequence, so the index
 	// of a pattern is the same in every process.
 	mul := uint32(0x9E3779B9)
-	x := nameIndex{slots: make([]uint8, size), shift: shift}
+	x := nameIndex{slots: make([]nameSlot, size), shift: shift}
 	for try := 0; try < 512; try++ {
 		clear(x.slots)
 		x.mul = mul | 1
 		ok := true
 		for i, n := range names {
-			h := x.hash(n)
-			if x.slots[h] != 0 {
+			k := nameKey(n)
+			s := &x.slots[k*x.mul>>x.shift]
+			if s.pos != 0 {
 				ok = false
 				break
 			}
-			x.slots[h] = uint8(i + 1)
+			*s = nameSlot{key: k, pos: uint8(i + 1)}
 		}
 		if ok {
 			return x
