@@ -25,19 +25,15 @@ type layout struct {
 	byName nameIndex
 }
 
-// init makes l the layout of p, registered for version, appending its
-// names and indexes to names and index, which may have room for them.
-func (l *layout) init(p *pattern, version string, names []string, index []int) {
-	*l = layout{nsegs: len(p.segments), tail: p.lastSegment().kind == segMulti, version: version, names: names, index: index}
+// init makes l the layout of p, registered for version.
+func (l *layout) init(p *pattern, version string) {
+	*l = layout{nsegs: len(p.segments), tail: p.lastSegment().kind == segMulti, version: version}
 	for i, s := range p.segments {
 		if s.kind != segLiteral && s.s != "" {
 			l.names = append(l.names, s.s)
 			l.index = append(l.index, i)
 			l.multi = s.kind == segMulti
 		}
-	}
-	if len(l.names) == 0 {
-		l.names, l.index = nil, nil
 	}
 	l.byName = indexNames(l.names)
 }
@@ -54,21 +50,15 @@ func distinctLengths(names []string) bool {
 	return true
 }
 
-// inlineNames is the number of wildcards a routeIdent holds without
-// allocating for them.
-const inlineNames = 4
-
 // A routeIdent is a route's identity when it serves a request and the
 // layout of its pattern, allocated together.
 //
-// Optimization: Param reads the identity, then the layout, then the names
-// and their indexes. In one allocation they share cache lines, or sit on
-// adjacent ones, which counts when requests go to many routes in turn.
+// Optimization: Param reads the identity and then the layout. In one
+// allocation they sit on adjacent cache lines, which counts when requests
+// go to many routes in turn.
 type routeIdent struct {
-	id    ident
-	l     layout
-	names [inlineNames]string
-	index [inlineNames]int
+	id ident
+	l  layout
 }
 
 // newRouteIdent returns the identity of kind identServe, for the route
@@ -76,7 +66,7 @@ type routeIdent struct {
 // route's pattern p, registered for version.
 func newRouteIdent(p *pattern, version string, owner uint64, idx int) *ident {
 	ri := &routeIdent{}
-	ri.l.init(p, version, ri.names[:0], ri.index[:0])
+	ri.l.init(p, version)
 	ri.id = ident{str: p.str, l: &ri.l, owner: owner, route: idx, kind: identServe}
 	return &ri.id
 }
