@@ -21,8 +21,9 @@ type layout struct {
 	// stripped marks the pattern a Mount gives the requests it passes on,
 	// whose path no longer holds the prefix: their values are path values.
 	stripped bool
-	// byName finds a name's position in one probe; see indexNames.
-	byName nameIndex
+	// byName finds a name's position in one probe, or is nil; see
+	// indexNames.
+	byName *nameIndex
 }
 
 // init makes l the layout of p, registered for version.
@@ -97,7 +98,7 @@ func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
 
 // position returns the position of name in l.names, or -1.
 func (l *layout) position(name string) int {
-	if l.byName.slots != nil {
+	if l.byName != nil {
 		return l.byName.position(l.names, name)
 	}
 	for i, n := range l.names {
@@ -167,16 +168,16 @@ const (
 	maxIndexedNames = 32
 )
 
-// indexNames returns a perfect hash of names, or an empty index if there
+// indexNames returns a perfect hash of names, or nil if there
 // are more than maxIndexedNames, fewer than two, or fewer than
 // minIndexedNames all of different lengths, or if none was found.
-func indexNames(names []string) nameIndex {
+func indexNames(names []string) *nameIndex {
 	if len(names) < 2 || len(names) > maxIndexedNames || len(names) < minIndexedNames && distinctLengths(names) {
-		return nameIndex{}
+		return nil
 	}
 	for _, n := range names {
 		if len(n) > 255 {
-			return nameIndex{} // nameKey would not tell every short name apart
+			return nil // nameKey would not tell every short name apart
 		}
 	}
 	// With a quarter of the slots used, a random multiplier separates 32
@@ -189,7 +190,7 @@ func indexNames(names []string) nameIndex {
 	// The candidates: odd multipliers from a fixed sequence, so the index
 	// of a pattern is the same in every process.
 	mul := uint32(0x9E3779B9)
-	x := nameIndex{slots: make([]nameSlot, size), shift: shift}
+	x := &nameIndex{slots: make([]nameSlot, size), shift: shift}
 	for try := 0; try < 512; try++ {
 		clear(x.slots)
 		x.mul = mul | 1
@@ -208,7 +209,7 @@ func indexNames(names []string) nameIndex {
 		}
 		mul = mul*0x2C1B3C6D + 0x297A2D39
 	}
-	return nameIndex{}
+	return nil
 }
 
 // find returns the segment index of the wildcard name and whether it is a

@@ -50,7 +50,6 @@ type lookupNode struct {
 	litKeys  []string
 	litNodes []*lookupNode
 	litMap   *stringMap[*lookupNode]
-	litSlash bool // some key of litKeys holds a '/' (the pattern wrote %2F)
 
 	cons  []*lookupNode
 	con   *constraint
@@ -60,6 +59,8 @@ type lookupNode struct {
 
 	claim  *groupNode // the group that claims the paths from here down, if any
 	claims bool       // some node from here down has a claim
+
+	litSlash bool // some key of litKeys holds a '/' (the pattern wrote %2F)
 }
 
 // maxScannedLiterals is the number of literal children above which a
@@ -77,11 +78,13 @@ type leaf struct {
 	get     *route   // the GET route, which also answers HEAD
 	any     *route   // the method-less route
 	mask    methodSet
-	// byVerb[v] is one more than the index in routes of the route for the
-	// method with verb v, or 0 if there is none.
-	byVerb [numVerbs]uint8
-	wide   bool // some route has an index over 255: byVerb is not used
-	// versioned is set if some route has versions. Optimization: route
+	// byVerb[v-1] is one more than the index in routes of the route for
+	// the method with verb v, or 0 if there is none. A leaf with more
+	// than 255 routes is marked versioned instead, so that route takes
+	// the path that compares method names.
+	byVerb [numVerbs - 1]uint8
+	// versioned is set if some route has versions, or the leaf has more
+	// than 255 routes. Optimization: route
 	// sends such leaves down a separate path, keeping the common one short.
 	versioned bool
 }
@@ -94,8 +97,8 @@ func (l *leaf) route(q *query) *route {
 	if l.versioned {
 		return l.routeVersioned(q)
 	}
-	if q.verb != 0 && !l.wide {
-		if i := l.byVerb[q.verb]; i != 0 {
+	if q.verb != 0 {
+		if i := l.byVerb[q.verb-1]; i != 0 {
 			return l.routes[i-1]
 		}
 	} else {
@@ -235,9 +238,9 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			l.methods = append(l.methods, m)
 			l.routes = append(l.routes, rt)
 			if len(l.routes) > 255 {
-				l.wide = true
+				l.versioned = true
 			} else if v := verbOf(m); v != 0 {
-				l.byVerb[v] = uint8(len(l.routes))
+				l.byVerb[v-1] = uint8(len(l.routes))
 			}
 			l.mask = l.mask.with(mi.bit(m))
 		}

@@ -54,7 +54,7 @@ func Param(r *http.Request, name string) string {
 	// Optimization: layout.position, written out so that Param makes
 	// no call to find the name.
 	i := -1
-	if l.byName.slots != nil {
+	if l.byName != nil {
 		i = l.byName.position(l.names, name)
 	} else {
 		for j, n := range l.names {

@@ -112,7 +112,7 @@ func TestNameIndexOracle(t *testing.T) {
 		if len(names) >= 2 && len(names) <= maxIndexedNames && (len(names) >= minIndexedNames || !distinctLengths(names)) {
 			eligible++
 		}
-		if l.byName.slots != nil {
+		if l.byName != nil {
 			indexed++
 		}
 		probes := append([]string{"", "zz", "abcdeXYZ"}, names...)

@@ -5,17 +5,18 @@ package cairn
 // children of wide nodes.
 //
 // It does what a Go map does for these tables, faster for the one thing a
-// request asks of them, a lookup: the hash reads a key eight bytes at a
-// time, and each slot keeps its key's hash, so a probe compares strings
-// only when their hashes agree. A lookup of a path that is not there, the
-// most common one for a request with wildcards, usually ends at the first
-// slot, after one hash and one load.
+// request asks of them, a lookup. The entries sit in a dense array, in the
+// order they were set; an index of slots, at most half full, maps a key's
+// hash to its entry. Each slot holds the top half of its key's hash and
+// the entry's position, in one word, so a lookup of a string that is not
+// there, the most common one for a request with wildcards, usually ends at
+// its first slot without reading an entry, and a lookup that finds its key
+// reads one slot and one entry, and usually compares strings once.
 //
 // The keys are the patterns' own, chosen by whoever registers the routes,
 // while the strings looked up come from requests. A request chooses only
 // where its probe starts, so the work it causes is bounded by the longest
-// run of used slots, which the registered keys alone decide; the table
-// stays at most half full.
+// run of used slots, which the registered keys alone decide.
 
 import "math/bits"
 
@@ -23,17 +24,19 @@ import "math/bits"
 // and ready to use; a table read by a lookup is never changed (see
 // stringMap).
 type strTable[V any] struct {
-	slots []strSlot[V] // len is 0 or a power of two
-	n     int          // keys present
+	slots []uint64 // slotTag of the key's hash | position+1 of its entry, or 0; len is 0 or a power of two
+	// entries has fewer than 1<<32 elements, the positions a slot can hold.
+	entries []strEntry[V]
 }
 
-// A strSlot is a slot of a strTable. Invariant: hash is 0 only in an empty
-// slot; a key's hash is never 0 (see strHash).
-type strSlot[V any] struct {
-	hash uint64
-	key  string
-	val  V
+// A strEntry is an entry of a strTable.
+type strEntry[V any] struct {
+	key string
+	val V
 }
+
+// slotTag returns the tag a slot keeps of hash h: its top half.
+func slotTag(h uint64) uint64 { return h &^ (1<<32 - 1) }
 
 // Multipliers for strHash: odd 64-bit constants with well-spread bits.
 const (
@@ -41,7 +44,7 @@ const (
 	strMul2 = 0xC2B2AE3D27D4EB4F
 )
 
-// strHash returns the hash of s, never 0.
+// strHash returns the hash of s.
 func strHash(s string) uint64 {
 	h := uint64(len(s)) * strMul1
 	i := 0
@@ -58,7 +61,7 @@ func strHash(s string) uint64 {
 	h ^= h >> 29
 	h *= strMul1
 	h ^= h >> 32
-	return h | 1
+	return h
 }
 
 // get returns the value of key and whether it is present.
@@ -70,54 +73,58 @@ func (t *strTable[V]) get(key string) (V, bool) {
 		return zero, false
 	}
 	h := strHash(key)
+	tag := slotTag(h)
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := &t.slots[i]
-		if s.hash == h && s.key == key {
-			return s.val, true
-		}
-		if s.hash == 0 {
+		s := t.slots[i]
+		if s == 0 {
 			var zero V
 			return zero, false
+		}
+		if slotTag(s) == tag {
+			if e := &t.entries[s&(1<<32-1)-1]; e.key == key {
+				return e.val, true
+			}
 		}
 	}
 }
 
 // set sets the value of key to v.
 func (t *strTable[V]) set(key string, v V) {
-	if 2*(t.n+1) > len(t.slots) {
+	if 2*(len(t.entries)+1) > len(t.slots) {
 		t.grow()
 	}
 	h := strHash(key)
+	tag := slotTag(h)
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := &t.slots[i]
-		if s.hash == 0 {
-			*s = strSlot[V]{hash: h, key: key, val: v}
-			t.n++
+		s := t.slots[i]
+		if s == 0 {
+			t.entries = append(t.entries, strEntry[V]{key: key, val: v})
+			t.slots[i] = tag | uint64(len(t.entries))
 			return
 		}
-		if s.hash == h && s.key == key {
-			s.val = v
-			return
+		if slotTag(s) == tag {
+			if e := &t.entries[s&(1<<32-1)-1]; e.key == key {
+				e.val = v
+				return
+			}
 		}
 	}
 }
 
-// grow doubles the slots of t, with at least 8.
+// grow doubles the slots of t, with at least 8, and indexes its entries
+// again.
 func (t *strTable[V]) grow() {
-	old := t.slots
-	t.slots = make([]strSlot[V], max(8, 2*len(old)))
+	t.slots = make([]uint64, max(8, 2*len(t.slots)))
 	mask := uint64(len(t.slots) - 1)
-	for _, s := range old {
-		if s.hash == 0 {
-			continue
-		}
-		i := s.hash & mask
-		for t.slots[i].hash != 0 {
+	for j, e := range t.entries {
+		h := strHash(e.key)
+		i := h & mask
+		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = s
+		t.slots[i] = slotTag(h) | uint64(j+1)
 	}
 }
 
@@ -126,7 +133,7 @@ func (t *strTable[V]) len() int {
 	if t == nil {
 		return 0
 	}
-	return t.n
+	return len(t.entries)
 }
 
 // all yields every entry of t, in no particular order.
@@ -134,8 +141,8 @@ func (t *strTable[V]) all(yield func(string, V) bool) {
 	if t == nil {
 		return
 	}
-	for _, s := range t.slots {
-		if s.hash != 0 && !yield(s.key, s.val) {
+	for _, e := range t.entries {
+		if !yield(e.key, e.val) {
 			return
 		}
 	}

@@ -52,13 +52,3 @@ func TestStrTableOracle(t *testing.T) {
 		t.Errorf("nil table: get = %d, %v; len %d", v, ok, empty.len())
 	}
 }
-
-// TestStrHashNotZero checks that strHash never returns 0, which marks an
-// empty slot.
-func TestStrHashNotZero(t *testing.T) {
-	for _, s := range []string{"", "\x00", "\x00\x00\x00\x00\x00\x00\x00\x00", "/", "/user/repos"} {
-		if strHash(s) == 0 {
-			t.Errorf("strHash(%q) = 0", s)
-		}
-	}
-}
