@@ -188,7 +188,7 @@ type groupNode struct {
 	// is registered through the node.
 	prefix  *pattern
 	claimed bool
-	loc     string // where the group was made
+	loc     location // where the group was made
 }
 
 // Group returns a group whose patterns are prefixed with prefix and whose
@@ -238,7 +238,7 @@ func (g *Group) Group(prefix string, mw ...Middleware) *Group {
 }
 
 // group is Group, made at loc.
-func (g *Group) group(prefix string, mw []Middleware, loc string) *Group {
+func (g *Group) group(prefix string, mw []Middleware, loc location) *Group {
 	if hasNil(mw) {
 		panic(errNilMiddleware)
 	}
@@ -283,7 +283,7 @@ func (r *Router) parsePrefix(host, path, prefix string) *pattern {
 
 // derive returns a node whose parent is n (which may be nil), with middleware
 // mw constructed now, made at loc.
-func (n *groupNode) derive(r *Router, mw []Middleware, loc string) *groupNode {
+func (n *groupNode) derive(r *Router, mw []Middleware, loc location) *groupNode {
 	nn := &groupNode{r: r, parent: n, loc: loc}
 	if n != nil {
 		nn.hops = slices.Clip(n.hops)
@@ -362,7 +362,7 @@ func (g *Group) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Req
 }
 
 // register registers h for pattern in the group.
-func (g *Group) register(pattern string, h http.Handler, loc string) {
+func (g *Group) register(pattern string, h http.Handler, loc location) {
 	full, err := g.pattern(pattern)
 	if err != nil {
 		panic(err)

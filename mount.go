@@ -69,7 +69,7 @@ func (g *Group) Mount(prefix string, h http.Handler) {
 var mountGraph sync.Mutex
 
 // mount registers h under prefix in g.
-func (g *Group) mount(prefix string, h http.Handler, loc string) {
+func (g *Group) mount(prefix string, h http.Handler, loc location) {
 	if isNil(h) {
 		panic(fmt.Errorf("cairn: nil handler mounted at %q", prefix))
 	}

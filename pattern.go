@@ -74,7 +74,7 @@ type pattern struct {
 	method   string // "" matches every method
 	host     string // "" matches every host
 	segments []segment
-	loc      string // file:line of the registration, for conflict messages
+	loc      location // where the pattern was registered, for conflict messages
 }
 
 // String returns the pattern as it was registered.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -225,4 +226,44 @@ func TestRegisterErrorsAreErrors(t *testing.T) {
 		}
 	}()
 	r.Group("/{")
+}
+
+// TestRegistrationLocation checks that Routes and conflict messages give
+// the file and line of the call that registered, through every way of
+// registering.
+func TestRegistrationLocation(t *testing.T) {
+	next := func() string { // the line after the caller's
+		_, file, line, _ := runtime.Caller(1)
+		return fmt.Sprintf("%s:%d", file, line+1)
+	}
+	r := cairn.New()
+	h := http.NotFoundHandler()
+	var want []string
+	want = append(want, next())
+	r.Handle("GET /a", h)
+	want = append(want, next())
+	r.HandleFunc("GET /b", h.ServeHTTP)
+	g := r.Group("/g")
+	want = append(want, next())
+	g.Handle("GET /c", h)
+	want = append(want, next())
+	g.HandleFunc("GET /d", h.ServeHTTP)
+	routes := r.Routes()
+	if len(routes) != len(want) {
+		t.Fatalf("%d routes, want %d", len(routes), len(want))
+	}
+	for i, ri := range routes {
+		if ri.Location != want[i] {
+			t.Errorf("%s: Location %q, want %q", ri.Pattern, ri.Location, want[i])
+		}
+	}
+	var conflictAt string
+	defer func() {
+		err, _ := recover().(*cairn.ConflictError)
+		if err == nil || err.ExistingLocation != want[0] || err.PatternLocation != conflictAt {
+			t.Errorf("conflict: got %v; want locations %s and %s", err, conflictAt, want[0])
+		}
+	}()
+	conflictAt = next()
+	r.Handle("GET /a", h)
 }

@@ -115,13 +115,32 @@ func (r *Router) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Re
 	r.register(pattern, http.HandlerFunc(f), nil, callerLocation())
 }
 
-// callerLocation returns the file:line of the caller of the caller.
-func callerLocation() string {
-	_, file, line, ok := runtime.Caller(2)
-	if !ok {
+// callerLocation returns the location of the call that registers: the
+// caller of callerLocation's caller.
+func callerLocation() location {
+	var pc [1]uintptr
+	// Skipped: runtime.Callers, callerLocation, and the registering
+	// method.
+	if runtime.Callers(3, pc[:]) == 0 {
+		return 0
+	}
+	return location(pc[0])
+}
+
+// A location is where a pattern or a group was registered: the program
+// counter of the call, 0 if unknown.
+//
+// Optimization: a route keeps a word, and the file and line are looked up
+// only for the messages and introspection that show them.
+type location uintptr
+
+// String returns "file:line", or "unknown location".
+func (l location) String() string {
+	if l == 0 {
 		return "unknown location"
 	}
-	return fmt.Sprintf("%s:%d", file, line)
+	f, _ := runtime.CallersFrames([]uintptr{uintptr(l)}).Next()
+	return fmt.Sprintf("%s:%d", f.File, f.Line)
 }
 
 // isNil reports whether h is nil or a nil HandlerFunc, which net/http.ServeMux
@@ -137,12 +156,12 @@ func isNil(h http.Handler) bool {
 // register registers h for the pattern s through the group g (nil for
 // none); it panics on any error. Every lock it takes is
 // released even if a constraint's function panics.
-func (r *Router) register(s string, h http.Handler, g *Group, loc string) {
+func (r *Router) register(s string, h http.Handler, g *Group, loc location) {
 	r.registerMount(s, h, g, loc, nil)
 }
 
 // registerMount is register for a route that may be a mount.
-func (r *Router) registerMount(s string, h http.Handler, g *Group, loc string, m *mounted) {
+func (r *Router) registerMount(s string, h http.Handler, g *Group, loc location, m *mounted) {
 	if isNil(h) {
 		panic(fmt.Errorf("cairn: nil handler for pattern %q", s))
 	}
@@ -221,7 +240,7 @@ func (r *Router) publish() *table {
 
 // check parses s, registered through g at loc, and checks it against the
 // routes and names of r, whose lock is held.
-func (r *Router) check(s string, g *Group, loc string) (*pattern, error) {
+func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 	p, err := parsePattern(s, r.constraints.lookup)
 	if err != nil {
 		return nil, err
