@@ -14,6 +14,9 @@ package cairn
 //	GET /users/{id}  (redirected)  the request is redirected to a path the route matches
 //	GET /users/{id}  (rejected)    the route's versions all reject the request: 406
 //
+// The first is made when the route is registered; the others the first time
+// the route gives that answer (see answerID).
+//
 // A Mount adds two more kinds: the pattern it gives the requests it passes
 // on, with their prefix stripped, and, for a mounted Router, the full
 // pattern of each of its routes ("GET /orgs/{org}/repos/{repo}"), which the
@@ -128,6 +131,32 @@ func findIdent(s string) *ident {
 			return nil
 		}
 	}
+}
+
+// answerID returns the identity of kind, identRedirect or identReject, of
+// the route rt of r, making it on first use.
+//
+// Optimization: most routes never redirect nor answer 406, so their
+// identities for those answers are made, and added to the registry, only
+// when one does; a route keeps one identity instead of three.
+func (r *Router) answerID(rt *route, kind identKind) *ident {
+	ids := &r.redirectIDs
+	if kind == identReject {
+		ids = &r.rejectIDs
+	}
+	sid := rt.serveID
+	if id := ids.find(sid); id != nil {
+		return id
+	}
+	r.answerMu.Lock()
+	defer r.answerMu.Unlock()
+	if id := ids.find(sid); id != nil {
+		return id
+	}
+	id := newIdent(sid.str, sid.l, sid.owner, sid.route, kind)
+	r.addIdents(id)
+	ids.set(sid, id)
+	return id
 }
 
 // routerIDs numbers routers, from 1.

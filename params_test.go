@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -162,4 +163,45 @@ func mustParse(tb testing.TB, target string) *url.URL {
 		tb.Fatal(err)
 	}
 	return u
+}
+
+// TestAnswerIdentities checks that the identity of a redirect is made once,
+// on the first redirect, even when many come at once, and that a route
+// that never redirects has none.
+func TestAnswerIdentities(t *testing.T) {
+	r := New()
+	patterns := make(chan string, 64)
+	r.Use(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			patterns <- req.Pattern
+			next.ServeHTTP(w, req)
+		})
+	})
+	r.HandleFunc("GET /a/{x}/", func(http.ResponseWriter, *http.Request) {})
+	r.HandleFunc("GET /b", func(http.ResponseWriter, *http.Request) {})
+	rt := r.routes[0]
+	if r.redirectIDs.find(rt.serveID) != nil {
+		t.Fatal("a redirect identity before any redirect")
+	}
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			r.ServeHTTP(&recorder{h: http.Header{}}, &http.Request{Method: "GET", URL: &url.URL{Path: "/a/1"}, Host: "h"})
+		})
+	}
+	wg.Wait()
+	close(patterns)
+	first := <-patterns
+	id := findIdent(first)
+	if id == nil || id.kind != identRedirect || id.str != "GET /a/{x}/" {
+		t.Fatalf("r.Pattern %q of a redirect: identity %+v", first, id)
+	}
+	for p := range patterns {
+		if findIdent(p) != id {
+			t.Errorf("two redirects of one route got different identities")
+		}
+	}
+	if r.redirectIDs.find(r.routes[1].serveID) != nil || r.rejectIDs.find(rt.serveID) != nil {
+		t.Error("identities made for answers not given")
+	}
 }

@@ -49,6 +49,12 @@ type Router struct {
 
 	identsOnce sync.Once
 	ids        *identSet // the router's pattern identities, for the cleanup
+
+	// The identities of the answers other than serving, by the serving
+	// identity of their route, made when first needed (see answerID).
+	answerMu    sync.Mutex
+	redirectIDs ptrTable[ident, ident]
+	rejectIDs   ptrTable[ident, ident]
 }
 
 // New returns a new, empty Router. It populates [http.Request.PathValue].
@@ -299,12 +305,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	c.t.routes = r.routes
 
 	rt.serveID = newRouteIdent(p, rt.version, r.id, idx)
-	l := rt.serveID.l
-	rt.redirectID = newIdent(p.str, l, r.id, idx, identRedirect)
-	// Every route gets the identity of a 406 answer, since versions of
-	// its pattern may come later: a published route is never changed.
-	rt.rejectID = newIdent(p.str, l, r.id, idx, identReject)
-	ids := []*ident{rt.serveID, rt.redirectID, rt.rejectID}
+	ids := []*ident{rt.serveID}
 	if m != nil {
 		m.attach(r, rt)
 		ids = append(ids, m.stripped)

@@ -110,10 +110,10 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 	case verdictRedirect:
 		req.Pattern = v.pattern
 		if v.rt != nil {
-			req.Pattern = v.rt.redirectID.str
+			req.Pattern = r.answerID(v.rt, identRedirect).str
 		}
 	case verdictReject:
-		req.Pattern = v.rt.rejectID.str
+		req.Pattern = r.answerID(v.rt, identReject).str
 		r.setPathValues(req, v.rt, q)
 	default:
 		req.Pattern = ""
