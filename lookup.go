@@ -46,6 +46,7 @@ type lookupNode struct {
 	// litIndex[b] is one more than the index of the first key that starts
 	// with b, or 0 if none does, and litFirst is not scanned.
 	litFirst string
+	litWords []uint64 // litWords[i] is the first eight bytes of litKeys[i], as keyWord gives them
 	litIndex *[256]uint8
 	litKeys  []string
 	litNodes []*lookupNode
@@ -421,7 +422,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 				return nil, false
 			}
 			c = n.child(seg)
-		} else {
+		} else if len(n.litKeys) > 0 {
 			c, rest = n.literalPrefix(p)
 		}
 		if c != nil {
@@ -483,14 +484,43 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 			i++
 		}
 	}
+	// The eight bytes of p after its '/', padded with zeros.
+	var w uint64
+	if len(p) >= 9 {
+		w = word(p, 1)
+	} else {
+		w = keyWord(p[1:])
+	}
 	// Invariant: keys with the same first byte are adjacent.
 	for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
 		k := n.litKeys[i]
-		if end := 1 + len(k); len(p) >= end && p[1:end] == k && (len(p) == end || p[end] == '/') {
+		end := 1 + len(k)
+		if len(p) < end || len(p) > end && p[end] != '/' {
+			continue
+		}
+		// Optimization: a key of up to eight bytes is compared as one
+		// word, a longer one as a word and the rest.
+		if len(k) <= 8 {
+			// The shift is 64 for a key of eight bytes, which makes the
+			// mask all ones.
+			if w&(uint64(1)<<(8*uint(len(k)))-1) == n.litWords[i] {
+				return n.litNodes[i], p[end:]
+			}
+		} else if w == n.litWords[i] && p[9:end] == k[8:] {
 			return n.litNodes[i], p[end:]
 		}
 	}
 	return nil, ""
+}
+
+// keyWord returns the first eight bytes of s, the first in the low byte,
+// padded with zeros.
+func keyWord(s string) uint64 {
+	var w uint64
+	for i := min(len(s), 8) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
 }
 
 // allowed adds to acc the methods of every route, whatever its method, that

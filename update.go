@@ -191,7 +191,7 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 		}
 		m.set(k, child, c.edit)
 		n.litMap = m
-		n.litKeys, n.litNodes, n.litFirst, n.litIndex, n.litSlash = nil, nil, "", nil, false
+		n.litKeys, n.litNodes, n.litFirst, n.litWords, n.litIndex, n.litSlash = nil, nil, "", nil, nil, false
 		return
 	}
 	n.litKeys = slices.Insert(n.litKeys, i, k)
@@ -199,12 +199,14 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 	n.indexLiterals()
 }
 
-// indexLiterals rebuilds litFirst and litIndex from litKeys.
+// indexLiterals rebuilds litFirst, litWords and litIndex from litKeys.
 func (n *lookupNode) indexLiterals() {
 	first := make([]byte, len(n.litKeys))
+	n.litWords = make([]uint64, len(n.litKeys))
 	n.litSlash = false
 	for i, k := range n.litKeys {
 		first[i] = firstByte(k)
+		n.litWords[i] = keyWord(k)
 		n.litSlash = n.litSlash || strings.Contains(k, "/")
 	}
 	n.litFirst = string(first)
