@@ -100,37 +100,141 @@ func cloneString(s string) string {
 }
 
 // idents is the registry of the identities of live routers.
-var idents ptrTable[byte, ident]
+var idents identTable
 
 // findIdent returns the identity that s is, or nil if s is not one.
 //
-// Optimization: the probe of idents.find, written out here, since every
-// call of Param makes it.
-//
 // Allocation: none.
-func findIdent(s string) *ident {
+func findIdent(s string) *ident { return idents.find(s) }
+
+// An identTable is the registry: a hash table from the address of an
+// identity's first byte to the identity, which readers probe without
+// locks. It works as a ptrTable does, but its slots point to the
+// identities themselves, which hold their keys.
+//
+// Optimization: every Param probes the registry; without entries between
+// slots and identities, a probe makes one dependent load fewer.
+//
+// Invariant: at most half of the slots are used (live or deleted), so a
+// probe always ends at an empty slot. A deleted identity's slot points to
+// deletedIdent, whose key, nil, is no identity's.
+type identTable struct {
+	mu    sync.Mutex
+	slots atomic.Pointer[identSlots]
+	live  int // identities present
+	used  int // slots not empty: live identities and deleted ones
+}
+
+// identSlots is the slot array of an identTable: len(s) is a power of
+// two, 1<<(64-shift).
+type identSlots struct {
+	s     []atomic.Pointer[ident]
+	shift uint
+}
+
+// find returns the identity that s is, or nil.
+func (t *identTable) find(s string) *ident {
 	if s == "" {
 		return nil
 	}
 	key := unsafe.StringData(s)
-	sl := idents.slots.Load()
+	sl := t.slots.Load()
 	if sl == nil {
 		return nil
 	}
 	mask := uintptr(len(sl.s) - 1)
 	for i := sl.slot(key); ; i = (i + 1) & mask {
-		e := sl.s[i].Load()
-		if e == nil {
+		id := sl.s[i].Load()
+		if id == nil {
 			return nil
 		}
-		if e.key == key {
+		if unsafe.StringData(id.str) == key {
 			// A prefix of an identity shares its data pointer.
-			if id := e.val; len(id.str) == len(s) {
+			if len(id.str) == len(s) {
 				return id
 			}
 			return nil
 		}
 	}
+}
+
+// deletedIdent marks the slot of a removed identity.
+var deletedIdent = &ident{}
+
+// slot returns the first slot to probe for key.
+func (sl *identSlots) slot(key *byte) uintptr {
+	// Fibonacci hashing, as in ptrSlots.slot.
+	return uintptr(uint64(uintptr(unsafe.Pointer(key)))*0x9E3779B97F4A7C15) >> sl.shift
+}
+
+// add adds id, whose key no identity present has.
+func (t *identTable) add(id *ident) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sl := t.slots.Load()
+	if sl == nil || 2*(t.used+1) > len(sl.s) {
+		sl = t.grow(sl)
+	}
+	mask := uintptr(len(sl.s) - 1)
+	for i := sl.slot(unsafe.StringData(id.str)); ; i = (i + 1) & mask {
+		switch e := sl.s[i].Load(); e {
+		case nil:
+			t.used++
+			fallthrough
+		case deletedIdent:
+			sl.s[i].Store(id)
+			t.live++
+			return
+		}
+	}
+}
+
+// remove removes id, if present.
+func (t *identTable) remove(id *ident) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sl := t.slots.Load()
+	if sl == nil {
+		return
+	}
+	mask := uintptr(len(sl.s) - 1)
+	for i := sl.slot(unsafe.StringData(id.str)); ; i = (i + 1) & mask {
+		switch sl.s[i].Load() {
+		case nil:
+			return
+		case id:
+			sl.s[i].Store(deletedIdent)
+			t.live--
+			return
+		}
+	}
+}
+
+// grow returns a new slot array, published, with room for twice the live
+// identities of sl and at least 16 slots, holding them.
+func (t *identTable) grow(sl *identSlots) *identSlots {
+	shift := uint(64 - 4)
+	for 1<<(64-shift) < 4*(t.live+1) {
+		shift--
+	}
+	next := &identSlots{s: make([]atomic.Pointer[ident], 1<<(64-shift)), shift: shift}
+	mask := uintptr(len(next.s) - 1)
+	if sl != nil {
+		for i := range sl.s {
+			id := sl.s[i].Load()
+			if id == nil || id == deletedIdent {
+				continue
+			}
+			j := next.slot(unsafe.StringData(id.str))
+			for next.s[j].Load() != nil {
+				j = (j + 1) & mask
+			}
+			next.s[j].Store(id)
+		}
+	}
+	t.used = t.live
+	t.slots.Store(next)
+	return next
 }
 
 // answerID returns the identity of kind, identRedirect or identReject, of
@@ -177,7 +281,7 @@ func (r *Router) addIdents(ids ...*ident) {
 	set.mu.Lock()
 	defer set.mu.Unlock()
 	for _, id := range ids {
-		idents.set(unsafe.StringData(id.str), id)
+		idents.add(id)
 	}
 	set.ids = append(set.ids, ids...)
 }
@@ -191,7 +295,7 @@ func (r *Router) identSet() *identSet {
 			set.mu.Lock()
 			defer set.mu.Unlock()
 			for _, id := range set.ids {
-				idents.remove(unsafe.StringData(id.str))
+				idents.remove(id)
 			}
 		}, r.ids)
 	})

@@ -2,6 +2,7 @@ package cairn
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,50 @@ func TestNameIndexOracle(t *testing.T) {
 	// taken (and this test checks little).
 	if indexed < eligible*98/100 {
 		t.Errorf("%d of %d name sets indexed, want nearly all", indexed, eligible)
+	}
+}
+
+// TestIdentTableOracle checks the registry's table against a Go map:
+// identities added and removed at random, each looked up by its own
+// string, by a copy and by a prefix.
+func TestIdentTableOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var tbl identTable
+	present := map[*ident]bool{}
+	var all []*ident
+	for range 20000 {
+		if len(all) == 0 || rng.IntN(3) > 0 {
+			id := &ident{str: cloneString("GET /p" + strconv.Itoa(len(all)))}
+			tbl.add(id)
+			present[id] = true
+			all = append(all, id)
+		} else {
+			id := all[rng.IntN(len(all))]
+			tbl.remove(id)
+			present[id] = false
+		}
+		id := all[rng.IntN(len(all))]
+		want := id
+		if !present[id] {
+			want = nil
+		}
+		if got := tbl.find(id.str); got != want {
+			t.Fatalf("find(%q) = %p, want %p", id.str, got, want)
+		}
+		if got := tbl.find(strings.Clone(id.str)); got != nil {
+			t.Fatalf("a copy of %q found %p", id.str, got)
+		}
+		if got := tbl.find(id.str[:len(id.str)-1]); got != nil {
+			t.Fatalf("a prefix of %q found %p", id.str, got)
+		}
+	}
+	live := 0
+	for _, ok := range present {
+		if ok {
+			live++
+		}
+	}
+	if tbl.live != live {
+		t.Errorf("live = %d, want %d", tbl.live, live)
 	}
 }
