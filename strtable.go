@@ -45,19 +45,27 @@ const (
 )
 
 // strHash returns the hash of s.
+//
+// Optimization: it reads s eight bytes at a time, the last eight again if
+// its length is not a multiple of eight, and byte by byte only a string
+// shorter than eight bytes.
 func strHash(s string) uint64 {
 	h := uint64(len(s)) * strMul1
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
+	if len(s) < 8 {
+		return mixHash(h ^ keyWord(s))
+	}
+	for i := 0; i+8 <= len(s); i += 8 {
 		h = bits.RotateLeft64((h^word(s, i))*strMul2, 31)
 	}
-	if i < len(s) {
-		var t uint64
-		for j := len(s) - 1; j >= i; j-- {
-			t = t<<8 | uint64(s[j])
-		}
-		h = bits.RotateLeft64((h^t)*strMul2, 31)
+	if len(s)%8 != 0 {
+		h = bits.RotateLeft64((h^word(s, len(s)-8))*strMul2, 31)
 	}
+	return mixHash(h)
+}
+
+// mixHash spreads the bits of h over all of them.
+func mixHash(h uint64) uint64 {
+	h *= strMul2
 	h ^= h >> 29
 	h *= strMul1
 	h ^= h >> 32
