@@ -77,6 +77,10 @@ func TestAllocations(t *testing.T) {
 		{"404", "GET", "/nowhere", "", 404, ""},
 		{"405", "DELETE", "/static/path", "", 405, ""},
 		{"malformed host", "GET", "/users/42", "bad:host:x", 404, ""},
+		// An escape in a literal segment: the segment is unescaped into
+		// a buffer on the stack (see unescapeTo).
+		{"escaped literal", "GET", "/st%61tic/path", "", 200, ""},
+		{"escaped literal, param", "GET", "/%70/va", "", 200, "va"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(tt.method, tt.url, nil)

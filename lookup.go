@@ -388,6 +388,8 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 	// would try after the one walk took: then only lookup may say that
 	// nothing matches.
 	alt := false
+	// buf holds an escaped segment unescaped, for child alone.
+	var buf [maxUnescapedOnStack]byte
 	for {
 		if p == "" {
 			q.steps++
@@ -416,12 +418,23 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		// "/"; rest is p after seg, once known.
 		var c *lookupNode
 		var seg, rest string
-		if b := p[1]; b == '/' || b == '.' || n.litMap != nil || n.litSlash {
+		if b := p[1]; b == '/' || b == '.' || n.litMap != nil || n.litSlash || q.escaped {
 			seg, rest = cutSegment(p)
 			if seg == "" || seg == "." || seg == ".." {
 				return nil, false
 			}
-			c = n.child(seg)
+			if q.escaped {
+				// As lookup does: a segment of an escaped path is
+				// matched unescaped, and "%2F", which unescapes to the
+				// "/" that stands for a trailing slash, is left to it.
+				u := unescapeTo(&buf, seg)
+				if u == "/" {
+					return nil, false
+				}
+				c = n.child(u)
+			} else {
+				c = n.child(seg)
+			}
 		} else if len(n.litKeys) > 0 {
 			c, rest = n.literalPrefix(p)
 		}

@@ -3,6 +3,7 @@ package cairn
 import (
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -64,7 +65,7 @@ func mustPattern(t *testing.T, s string) *pattern {
 func TestWalkOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	segs := []string{"a", "b", "ab", "1", "a%2Fb", ".a", "a%00", "abcdefgh", "abcdefghij", "{x}", "{y}", "{n:int}", "{h:alpha}", "{r...}", "{$}", ""}
-	pathSegs := []string{"a", "b", "ab", "1", "22", "z", "", ".", "..", ".a", "a.", "abc", "a\x00", "a\x00\x00", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefghik"}
+	pathSegs := []string{"a", "b", "ab", "1", "22", "z", "", ".", "..", ".a", "a.", "abc", "a\x00", "a\x00\x00", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefghik", "%61", "%2F", "a%2Fb", "%2e", "%zz", "%25"}
 	methods := []string{"GET ", "POST ", "HEAD ", ""}
 	h := http.NotFoundHandler()
 	for range 3000 {
@@ -97,7 +98,7 @@ func TestWalkOracle(t *testing.T) {
 			}
 			p := string(b)
 			m := []string{"GET", "POST", "HEAD", "PUT"}[rng.IntN(4)]
-			q1 := query{method: m, verb: verbOf(m), checkClean: true}
+			q1 := query{method: m, verb: verbOf(m), checkClean: true, escaped: strings.Contains(p, "%")}
 			q2 := q1
 			got := tbl.noHost.match(p, false, &q1)
 			want := tbl.noHost.root.lookup(p, false, &q2)

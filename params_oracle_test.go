@@ -2,6 +2,7 @@ package cairn
 
 import (
 	"math/rand/v2"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,4 +183,93 @@ func TestIdentTableOracle(t *testing.T) {
 	if tbl.live != live {
 		t.Errorf("live = %d, want %d", tbl.live, live)
 	}
+}
+
+// TestRequestPathOracle checks requestPath, which reads a RawPath without
+// allocating, against url.URL.EscapedPath, for random raw paths and paths
+// that they encode, almost encode, or do not: it must give the escaped
+// path where it escapes '/' or '.', else the path itself, and either way
+// the segments of the escaped path.
+func TestRequestPathOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const alphabet = "/ab%2fF0zZ+?#;:@!$&'()*,=[]~._- \x7f\xc3\xa9\x00"
+	for range 200000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		raw := string(b)
+		p, err := url.PathUnescape(raw)
+		switch {
+		case err != nil || rng.IntN(4) == 0:
+			p = randomPath(rng, 8)
+		case rng.IntN(4) == 0 && p != "":
+			p = p[:len(p)-1]
+		}
+		u := &url.URL{Path: p, RawPath: raw}
+		got, escaped := requestPath(u)
+		want, wantEscaped := p, false
+		if lower := strings.ToLower(raw); u.EscapedPath() == raw && raw != "" &&
+			(strings.Contains(lower, "%2f") || strings.Contains(lower, "%2e")) {
+			want, wantEscaped = raw, true
+		}
+		if got != want || escaped != wantEscaped {
+			t.Fatalf("requestPath(Path %q, RawPath %q) = %q, %v; want %q, %v", p, raw, got, escaped, want, wantEscaped)
+		}
+		// Either way, the segments unescaped are those of the escaped
+		// path unescaped, and "." and ".." are where they are there.
+		if w := u.EscapedPath(); segmentsOf(got, escaped) != segmentsOf(w, true) || unclean(got) != unclean(w) {
+			t.Fatalf("requestPath(Path %q, RawPath %q) = %q: segments %q, escaped path %q has %q",
+				p, raw, got, segmentsOf(got, escaped), w, segmentsOf(w, true))
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		requestPath(&url.URL{Path: "/a/b/c", RawPath: "/a%2Fb/c"})
+	}); n != 0 {
+		t.Errorf("requestPath allocates %v times for a RawPath that encodes Path", n)
+	}
+	if p, escaped := requestPath(&url.URL{Path: "/a b/c", RawPath: "/a%20b/c"}); p != "/a b/c" || escaped {
+		t.Errorf("requestPath of an escaped space: %q, %v", p, escaped)
+	}
+}
+
+// TestUnescapeToOracle checks unescapeTo against pathUnescape, the simple
+// version, on random strings with escapes well and badly formed, short
+// and longer than its buffer.
+func TestUnescapeToOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const alphabet = "%%%2fF0aZz+/"
+	var buf [maxUnescapedOnStack]byte
+	for range 100000 {
+		b := make([]byte, rng.IntN(2*maxUnescapedOnStack))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		s := string(b)
+		if got, want := unescapeTo(&buf, s), pathUnescape(s); got != want {
+			t.Fatalf("unescapeTo(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// segmentsOf returns the segments of path p, unescaped if escaped, joined
+// by NUL.
+func segmentsOf(p string, escaped bool) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = segmentValue(s, escaped)
+	}
+	return strings.Join(segs, "\x00")
+}
+
+// unclean returns the positions of the empty, "." and ".." segments of
+// the path p as it is, before any unescaping.
+func unclean(p string) string {
+	var b strings.Builder
+	for i, s := range strings.Split(p, "/") {
+		if i > 0 && (s == "" || s == "." || s == "..") {
+			b.WriteString(strconv.Itoa(i) + ",")
+		}
+	}
+	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unsafe"
 )
 
 // cleanPath returns the canonical form of p: rooted, with no empty, "." or
@@ -101,19 +102,130 @@ func pathUnescape(s string) string {
 	return u
 }
 
+// maxUnescapedOnStack is the length up to which unescapeTo unescapes a
+// segment into its caller's buffer.
+const maxUnescapedOnStack = 64
+
+// unescapeTo returns pathUnescape(s), in buf if it is short enough.
+//
+// Optimization: a request whose path holds an escape is routed without
+// allocating for its literal segments. The string returned may share
+// buf's memory: the caller must not keep it, nor use it after writing to
+// buf again. This is sound whatever the caller does with it: the string
+// points into buf, so if it outlived the call, escape analysis would have
+// put buf on the heap; a test checks that routing does not allocate.
+func unescapeTo(buf *[maxUnescapedOnStack]byte, s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	if len(s) > len(buf) {
+		return pathUnescape(s)
+	}
+	n := 0
+	for i := 0; i < len(s); n++ {
+		c := s[i]
+		if c == '%' {
+			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+				// As pathUnescape does with a malformed escape.
+				return s
+			}
+			c = unHex(s[i+1])<<4 | unHex(s[i+2])
+			i += 3
+		} else {
+			i++
+		}
+		buf[n] = c
+	}
+	return unsafe.String(&buf[0], n)
+}
+
 // requestPath returns the path to route u by and whether its segments are
 // still escaped.
 //
 // The router matches on the escaped path split at '/', so that "%2F" stays
 // inside a segment, and unescapes each segment, as net/http.ServeMux does.
-// Optimization: when u.RawPath is empty, u.Path is exactly the unescaped form
-// of the escaped path, with the same slashes, so its segments need no
-// unescaping and nothing is allocated.
+//
+// Optimization: the escaped path has the same segments as u.Path, each
+// one escaped, and the same empty, "." and ".." segments, unless it holds
+// an escape of '/' or '.'. Then the router matches u.Path instead, needing
+// no unescaping and allocating nothing. That is the case when u.RawPath is
+// empty; when it holds no such escape (which a scan for '%' tells); and
+// when it is not an encoding of u.Path that url.URL.EscapedPath accepts,
+// since the escaped path is then u.Path escaped again, which escapes
+// neither '/' nor '.'. Only a RawPath that encodes u.Path with such an
+// escape is matched as it is.
 func requestPath(u *url.URL) (p string, escaped bool) {
-	if u.RawPath == "" {
+	if u.RawPath == "" || !escapesSlashOrDot(u.RawPath) || !rawEncodes(u.RawPath, u.Path) {
 		return u.Path, false
 	}
-	return u.EscapedPath(), true
+	return u.RawPath, true
+}
+
+// escapesSlashOrDot reports whether s holds "%2F" or "%2E", in either case.
+func escapesSlashOrDot(s string) bool {
+	for {
+		i := strings.IndexByte(s, '%')
+		if i < 0 || i+2 >= len(s) {
+			return false
+		}
+		if s[i+1] == '2' && (s[i+2]|0x20 == 'f' || s[i+2]|0x20 == 'e') {
+			return true
+		}
+		s = s[i+1:]
+	}
+}
+
+// rawEncodes reports whether raw is an encoding of the path p that
+// [url.URL.EscapedPath] accepts as the escaped form of p: every escape is
+// well formed, every other byte is one a path may hold unescaped, and raw
+// unescaped is p.
+func rawEncodes(raw, p string) bool {
+	j := 0
+	for i := 0; i < len(raw); j++ {
+		c := raw[i]
+		if c == '%' {
+			if i+2 >= len(raw) || !isHexDigit(raw[i+1]) || !isHexDigit(raw[i+2]) {
+				return false
+			}
+			c = unHex(raw[i+1])<<4 | unHex(raw[i+2])
+			i += 3
+		} else {
+			if !rawPathBytes[c] {
+				return false
+			}
+			i++
+		}
+		if j >= len(p) || p[j] != c {
+			return false
+		}
+	}
+	return j == len(p)
+}
+
+// rawPathBytes tells the bytes that url.URL.EscapedPath accepts unescaped
+// in a RawPath. It is read off net/url itself, so that rawEncodes agrees
+// with it.
+var rawPathBytes = func() (t [256]bool) {
+	for c := range 256 {
+		if c == '%' {
+			continue
+		}
+		s := "/" + string([]byte{byte(c)})
+		u := url.URL{Path: s, RawPath: s}
+		t[c] = u.EscapedPath() == s
+	}
+	return t
+}()
+
+// unHex returns the value of the hexadecimal digit c.
+func unHex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }
 
 // nextSegment splits p, which starts with '/', into its first segment and the

@@ -21,10 +21,12 @@ import (
 //
 // Allocation: none for a static route, none for a route with wildcards when
 // path values are not populated, and none for 404, 405 and automatic
-// OPTIONS, whatever middleware and groups wrap them, unless the request's
-// URL has a RawPath (the path held escapes that differ from the default
-// encoding) or the router has more than 63 methods. Middleware and
-// handlers may allocate, and redirects do.
+// OPTIONS, whatever middleware and groups wrap them, unless the router has
+// more than 63 methods, or the request's URL has a RawPath (the path holds
+// escapes that differ from the default encoding) and an escape falls in a
+// wildcard's value, in a segment longer than 64 bytes, or in a segment
+// that a constraint checks. Middleware and handlers may allocate, and
+// redirects do.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := r.current()
 	if pre := t.cfg.pre; len(pre) > 0 {

@@ -132,7 +132,7 @@ func (ht *hostTree) match(p string, slash bool, q *query) *route {
 			}
 		}
 	}
-	if !slash && !q.escaped {
+	if !slash {
 		if rt, ok := ht.root.walk(p, q); ok {
 			return rt
 		}
