@@ -68,10 +68,12 @@ func isClean(p string) bool {
 // Optimization: it checks the form as net.SplitHostPort does but without
 // building an error, so a malformed Host header costs no allocation.
 func stripHostPort(h string) string {
-	i := strings.LastIndexByte(h, ':')
-	if i < 0 {
+	// Optimization: most hosts have no port, which IndexByte, unlike
+	// LastIndexByte, finds out a word at a time.
+	if strings.IndexByte(h, ':') < 0 {
 		return h
 	}
+	i := strings.LastIndexByte(h, ':')
 	// j and k are where a stray '[' or ']' is looked for.
 	host, j, k := h[:i], 0, 0
 	if h[0] == '[' {

@@ -77,12 +77,15 @@ type table struct {
 	id      uint64               // the router's id, the owner of its pattern identities
 	hosts   stringMap[*hostTree] // the trees of host patterns, by host
 	anyHost bool                 // some pattern has a host
-	noHost  *hostTree            // never nil
-	methods *methodIndex         // never nil
-	routes  []*route             // by index
-	cfg     *config              // the settings
-	claims  bool                 // some group claims a subtree
-	allow   *allowCache          // shared by the tables of a router
+	// hostLens has bit min(len(host), 63) set for every host of hosts, so
+	// that most requests for other hosts skip looking them up.
+	hostLens uint64
+	noHost   *hostTree    // never nil
+	methods  *methodIndex // never nil
+	routes   []*route     // by index
+	cfg      *config      // the settings
+	claims   bool         // some group claims a subtree
+	allow    *allowCache  // shared by the tables of a router
 }
 
 // newTable returns the empty table of a router with the given id, for
@@ -113,7 +116,7 @@ type allowKey struct {
 // match returns the route for host, path and q, or nil. Patterns with the
 // request's host are tried first, then those without a host.
 func (t *table) match(host, p string, slash bool, q *query) *route {
-	if host != "" && t.anyHost {
+	if host != "" && t.hostLens&lenBit(len(host)) != 0 {
 		if ht := t.hosts.get(host); ht != nil {
 			if rt := ht.match(p, slash, q); rt != nil {
 				return rt

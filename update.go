@@ -83,6 +83,7 @@ func (c *change) hostTree(host string) *hostTree {
 	} else {
 		t.hosts.set(host, ht, c.edit)
 		t.anyHost = true
+		t.hostLens |= lenBit(len(host))
 	}
 	return ht
 }
