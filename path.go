@@ -157,7 +157,15 @@ func unescapeTo(buf *[maxUnescapedOnStack]byte, s string) string {
 // neither '/' nor '.'. Only a RawPath that encodes u.Path with such an
 // escape is matched as it is.
 func requestPath(u *url.URL) (p string, escaped bool) {
-	if u.RawPath == "" || !escapesSlashOrDot(u.RawPath) || !rawEncodes(u.RawPath, u.Path) {
+	if u.RawPath == "" {
+		return u.Path, false
+	}
+	return rawRequestPath(u)
+}
+
+// rawRequestPath is requestPath for a URL with a RawPath.
+func rawRequestPath(u *url.URL) (p string, escaped bool) {
+	if !escapesSlashOrDot(u.RawPath) || !rawEncodes(u.RawPath, u.Path) {
 		return u.Path, false
 	}
 	return u.RawPath, true
