@@ -99,6 +99,9 @@ func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
 // position returns the position of name in l.names, or -1.
 func (l *layout) position(name string) int {
 	if l.byName != nil {
+		if name == "" {
+			return -1
+		}
 		return l.byName.position(l.names, name)
 	}
 	for i, n := range l.names {
@@ -110,19 +113,13 @@ func (l *layout) position(name string) int {
 }
 
 // position returns the position of name in names, which x indexes, or -1.
+// name must not be empty.
 func (x *nameIndex) position(names []string, name string) int {
-	if name == "" {
-		return -1
-	}
 	// Invariant: a name of names is in the slot its key gives, and only a
-	// name of names can be.
+	// name of names can be. The key holds every byte of a name of up to
+	// three bytes.
 	k := nameKey(name)
-	s := x.slots[k*x.mul>>x.shift]
-	if s.pos == 0 || s.key != k {
-		return -1
-	}
-	// The key holds every byte of a name of up to three bytes.
-	if len(name) <= 3 || names[s.pos-1] == name {
+	if s := x.slots[k*x.mul>>x.shift]; s.key == k && s.pos != 0 && (len(name) <= 3 || names[s.pos-1] == name) {
 		return int(s.pos) - 1
 	}
 	return -1

@@ -55,7 +55,9 @@ func Param(r *http.Request, name string) string {
 	// no call to find the name.
 	i := -1
 	if l.byName != nil {
-		i = l.byName.position(l.names, name)
+		if name != "" {
+			i = l.byName.position(l.names, name)
+		}
 	} else {
 		for j, n := range l.names {
 			if n == name {
