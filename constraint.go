@@ -157,23 +157,30 @@ func isAlnum(s string) bool {
 // isUUID reports whether s is 32 hexadecimal digits in groups of 8-4-4-4-12
 // separated by '-', in either case. Versions and variants are not checked.
 func isUUID(s string) bool {
-	if len(s) != 36 {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
-	for i := 0; i < 36; i++ {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return false
-			}
-		default:
-			if !isHexDigit(s[i]) {
-				return false
-			}
+	// Optimization: one table load per digit, OR-ed together, and one
+	// test at the end.
+	var bad byte
+	for _, r := range [...][2]int{{0, 8}, {9, 13}, {14, 18}, {19, 23}, {24, 36}} {
+		for _, c := range []byte(s[r[0]:r[1]]) {
+			bad |= notHex[c]
 		}
 	}
-	return true
+	return bad == 0
 }
+
+// notHex is 1 for the bytes that are not hexadecimal digits, 0 for those
+// that are.
+var notHex = func() (t [256]byte) {
+	for c := range t {
+		if !isHexDigit(byte(c)) {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // isIPv4 reports whether s is a dotted quad of decimal numbers 0-255, without
 // leading zeros (so "01.2.3.4" is rejected, as net/netip rejects it).

@@ -3,6 +3,7 @@ package cairn
 import (
 	"math/rand/v2"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -272,4 +273,22 @@ func unclean(p string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestUUIDOracle checks isUUID against a regular expression, on random
+// strings near a UUID: right and wrong lengths, dashes and digits.
+func TestUUIDOracle(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	rng := rand.New(rand.NewPCG(17, 18))
+	const alphabet = "0123456789abcdefABCDEF-gG/\\xff"
+	for range 100000 {
+		b := []byte("6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+		for range rng.IntN(3) {
+			b[rng.IntN(len(b))] = alphabet[rng.IntN(len(alphabet))]
+		}
+		b = b[:len(b)-rng.IntN(2)]
+		if got, want := isUUID(string(b)), re.Match(b); got != want {
+			t.Fatalf("isUUID(%q) = %v, want %v", b, got, want)
+		}
+	}
 }
