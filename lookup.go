@@ -22,6 +22,11 @@ package cairn
 // by the size of the tree whatever the pattern set, and its recursion depth
 // by the length of the longest pattern, whatever the path.
 //
+// Most requests never back up, so before lookup a request is walked down
+// the first branch lookup would try, in a loop (see walk); lookup runs only
+// if that branch ends without the route, so a request visits each node at
+// most twice.
+//
 // Lookup nodes are never changed once a lookup can reach them: a
 // registration copies the nodes it changes (see update.go), and the new
 // tree is published with the table that holds it (see table.go).

@@ -38,9 +38,9 @@ import (
 // the prefix is stripped, or read them with r.PathValue, which the router
 // fills before any handler runs.
 //
-// Allocation: none, unless the value holds a percent-escape that differs
-// from the default encoding (then r.URL.RawPath is set and the value is
-// unescaped into a new string).
+// Allocation: none, unless r.URL.RawPath escapes a '/' or a '.' ("%2F",
+// "%2E") and the value holds an escape: the value is then unescaped into a
+// new string. Otherwise values come unescaped from r.URL.Path.
 func Param(r *http.Request, name string) string {
 	id := findIdent(r.Pattern)
 	if id == nil {
@@ -326,8 +326,8 @@ func setPathValues(r *http.Request, pat *pattern, p string, escaped bool) {
 // for handlers and adapters that need every value. In a handler that a
 // [Router.Mount] calls, it yields the wildcards of the mount's prefix.
 //
-// Allocation: none for the iteration, unless a value holds a
-// percent-escape that differs from the default encoding.
+// Allocation: none for the iteration, unless, as for Param, r.URL.RawPath
+// escapes a '/' or a '.' and a value holds an escape.
 func Params(r *http.Request) iter.Seq2[string, string] {
 	return func(yield func(name, value string) bool) {
 		id := findIdent(r.Pattern)
