@@ -1,0 +1,180 @@
+package cairn
+
+// This file holds walk, the loop that routes most requests before lookup
+// (see lookup.go) is needed: it follows, segment by segment, the branch of
+// the lookup tree that lookup would try first, and matches literal
+// segments against the path eight bytes at a time. Given "GET /a/b",
+// "POST /a/{x}" and "/a/", for "GET /a/b" it takes "a", then "b", and finds
+// the route; for "POST /a/b" it takes "a", then "b", finds no POST route
+// there and, since lookup would back up to {x}, leaves the request to
+// lookup.
+
+import "strings"
+
+// walk is lookup for a path that no backing up can change: it follows one
+// branch of the tree, in a loop, and reports whether it decided the
+// request. If it did not (it met a segment that lookup must check, or a
+// dead end), the caller runs lookup.
+//
+// Optimization: lookup tries the children of a node in precedence order,
+// each to the end of the path before the next. walk takes at each node the
+// first child that lookup would try and that matches the segment alone: the
+// literal child, else the wildcard, else the multi. Invariant: when walk
+// finds a route, it is the one lookup finds, since lookup's first attempt
+// at every node along the way is walk's and succeeds. walk gives up
+// instead of choosing among constrained wildcards, instead of backing up,
+// and on an empty, "." or ".." segment (lookup marks the path unclean); the
+// path must be unescaped and not followed by a slash. With lookup after
+// it, a request visits each node at most twice.
+func (n *lookupNode) walk(p string, q *query) (*route, bool) {
+	// alt is set once walk has passed a node with a child that lookup
+	// would try after the one walk took: then only lookup may say that
+	// nothing matches.
+	alt := false
+	// buf holds an escaped segment unescaped, for child alone.
+	var buf [maxUnescapedOnStack]byte
+	for {
+		if p == "" {
+			q.steps++
+			if n.leaf == nil {
+				return nil, !alt
+			}
+			rt := n.leaf.route(q)
+			return rt, rt != nil || !alt
+		}
+		multi := n.multi != nil && n.multi.leaf != nil
+		if len(p) == 1 {
+			// The trailing slash: {$}, else the multi.
+			q.steps++
+			if c := n.child("/"); c != nil {
+				alt = alt || multi
+				n, p = c, ""
+				continue
+			}
+			if multi {
+				rt := n.multi.leaf.route(q)
+				return rt, rt != nil || !alt
+			}
+			return nil, !alt
+		}
+		// Invariant: p starts with '/' and its first segment, seg, is not
+		// "/"; rest is p after seg, once known.
+		var c *lookupNode
+		var seg, rest string
+		if b := p[1]; b == '/' || b == '.' || n.litMap != nil || n.litSlash || q.escaped {
+			seg, rest = cutSegment(p)
+			if seg == "" || seg == "." || seg == ".." {
+				return nil, false
+			}
+			if q.escaped {
+				// As lookup does: a segment of an escaped path is
+				// matched unescaped, and "%2F", which unescapes to the
+				// "/" that stands for a trailing slash, is left to it.
+				u := unescapeTo(&buf, seg)
+				if u == "/" {
+					return nil, false
+				}
+				c = n.child(u)
+			} else {
+				c = n.child(seg)
+			}
+		} else if len(n.litKeys) > 0 {
+			c, rest = n.literalPrefix(p)
+		}
+		if c != nil {
+			q.steps++
+			alt = alt || multi || len(n.cons) > 0 || n.wild != nil
+			n, p = c, rest
+			continue
+		}
+		if len(n.cons) > 0 {
+			// Below here lookup decides (and counts n as a step); if it
+			// finds nothing, lookup may back up above.
+			rt := n.lookup(p, false, q)
+			return rt, rt != nil || !alt
+		}
+		q.steps++
+		if n.wild != nil {
+			if seg == "" {
+				_, rest = cutSegment(p)
+			}
+			alt = alt || multi
+			n, p = n.wild, rest
+			continue
+		}
+		if multi {
+			rt := n.multi.leaf.route(q)
+			return rt, rt != nil || !alt
+		}
+		return nil, !alt
+	}
+}
+
+// cutSegment splits p, which starts with '/' and is longer than "/", into
+// its first segment and the rest.
+func cutSegment(p string) (seg, rest string) {
+	seg = p[1:]
+	if i := strings.IndexByte(seg, '/'); i >= 0 {
+		return seg[:i], seg[i:]
+	}
+	return seg, ""
+}
+
+// literalPrefix returns the literal child of n whose key is the first
+// segment of p, and the rest of p after that segment, or nil. p starts
+// with '/' and a byte other than '/' and '.'; n has no litMap, and no key
+// that holds a '/'.
+//
+// Optimization: the segment is not cut out of p first. A key matches if
+// p continues with it and then ends or goes on with '/', so a path whose
+// segments are all literals is walked without searching for slashes.
+func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
+	c := p[1]
+	i := 0
+	if n.litIndex != nil {
+		if i = int(n.litIndex[c]) - 1; i < 0 {
+			return nil, ""
+		}
+	} else {
+		for i < len(n.litFirst) && n.litFirst[i] != c {
+			i++
+		}
+	}
+	// The eight bytes of p after its '/', padded with zeros.
+	var w uint64
+	if len(p) >= 9 {
+		w = word(p, 1)
+	} else {
+		w = keyWord(p[1:])
+	}
+	// Invariant: keys with the same first byte are adjacent.
+	for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+		k := n.litKeys[i]
+		end := 1 + len(k)
+		if len(p) < end || len(p) > end && p[end] != '/' {
+			continue
+		}
+		// Optimization: a key of up to eight bytes is compared as one
+		// word, a longer one as a word and the rest.
+		if len(k) <= 8 {
+			// The shift is 64 for a key of eight bytes, which makes the
+			// mask all ones.
+			if w&(uint64(1)<<(8*uint(len(k)))-1) == n.litWords[i] {
+				return n.litNodes[i], p[end:]
+			}
+		} else if w == n.litWords[i] && p[9:end] == k[8:] {
+			return n.litNodes[i], p[end:]
+		}
+	}
+	return nil, ""
+}
+
+// keyWord returns the first eight bytes of s, the first in the low byte,
+// padded with zeros.
+func keyWord(s string) uint64 {
+	var w uint64
+	for i := min(len(s), 8) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
+}
