@@ -218,7 +218,7 @@ func (n *lookupNode) claimFor(p string, escaped bool, m *conMemo) *groupNode {
 	}
 	for _, c := range n.cons {
 		if m.match(c.con, raw, seg, escaped) {
-			if g := c.claimFor(rest, escaped, m); g != nil {
+			if g := c.node.claimFor(rest, escaped, m); g != nil {
 				return g
 			}
 		}

@@ -8,7 +8,10 @@ package cairn
 // 2. Param gets to the layout from r.Pattern through the registry of
 // pattern identities (see ident.go).
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // A layout says where the wildcards of a pattern are.
 type layout struct {
@@ -66,10 +69,49 @@ type routeIdent struct {
 // with index idx of the router with id owner, and the layout of the
 // route's pattern p, registered for version.
 func newRouteIdent(p *pattern, version string, owner uint64, idx int) *ident {
+	if version == "" && !p.hasNames() {
+		// Optimization: a pattern without named wildcards, registered
+		// without a version, shares its layout with every other of its
+		// number of segments and kind of end.
+		return &ident{str: p.str, l: sharedLayout(p), owner: owner, route: idx, kind: identServe}
+	}
 	ri := &routeIdent{}
 	ri.l.init(p, version)
 	ri.id = ident{str: p.str, l: &ri.l, owner: owner, route: idx, kind: identServe}
 	return &ri.id
+}
+
+// sharedLayouts holds the layouts that sharedLayout gives, by number of
+// segments and whether the pattern ends in a multi. Layouts are never
+// changed once made.
+var sharedLayouts struct {
+	mu sync.Mutex
+	m  map[sharedLayoutKey]*layout
+}
+
+// A sharedLayoutKey tells apart the layouts of patterns without named
+// wildcards, registered without a version.
+type sharedLayoutKey struct {
+	nsegs int
+	tail  bool
+}
+
+// sharedLayout returns the layout of p, which has no named wildcard and
+// no version, shared with the patterns like it.
+func sharedLayout(p *pattern) *layout {
+	key := sharedLayoutKey{nsegs: len(p.segments), tail: p.lastSegment().kind == segMulti}
+	sharedLayouts.mu.Lock()
+	defer sharedLayouts.mu.Unlock()
+	if l := sharedLayouts.m[key]; l != nil {
+		return l
+	}
+	if sharedLayouts.m == nil {
+		sharedLayouts.m = map[sharedLayoutKey]*layout{}
+	}
+	l := &layout{}
+	l.init(p, "")
+	sharedLayouts.m[key] = l
+	return l
 }
 
 // mountedLayout returns the layout of the full pattern of a route of a

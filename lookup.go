@@ -45,20 +45,19 @@ type lookupNode struct {
 
 	// Optimization: literal children are found by their first byte, then
 	// compared whole; large sets use a map instead. Invariant: litKeys is
-	// sorted, so keys with the same first byte are adjacent;
-	// litFirst[i] == litKeys[i][0] (0 for the empty key); litNodes[i] is
-	// the child for litKeys[i]; with more than maxScannedFirst children,
+	// sorted, so keys with the same first byte are adjacent; litWords[i]
+	// is the first eight bytes of litKeys[i], as keyWord gives them, so its
+	// low byte is the key's first (0 for the empty key); litNodes[i] is the
+	// child for litKeys[i]; with more than maxScannedFirst children,
 	// litIndex[b] is one more than the index of the first key that starts
-	// with b, or 0 if none does, and litFirst is not scanned.
-	litFirst string
-	litWords []uint64 // litWords[i] is the first eight bytes of litKeys[i], as keyWord gives them
+	// with b, or 0 if none does, and first bytes are not scanned.
+	litWords []uint64
 	litIndex *[256]uint8
 	litKeys  []string
 	litNodes []*lookupNode
 	litMap   *stringMap[*lookupNode]
 
-	cons  []*lookupNode
-	con   *constraint
+	cons  []conChild // in registration order
 	wild  *lookupNode
 	multi *lookupNode
 	leaf  *leaf // nil if no route ends here
@@ -67,6 +66,16 @@ type lookupNode struct {
 	claims bool       // some node from here down has a claim
 
 	litSlash bool // some key of litKeys holds a '/' (the pattern wrote %2F)
+}
+
+// A conChild is a constrained wildcard child of a lookupNode and its
+// constraint.
+//
+// Optimization: the constraint is kept by the parent, which tests it, so
+// that every lookup node is a word smaller.
+type conChild struct {
+	con  *constraint
+	node *lookupNode
 }
 
 // maxScannedLiterals is the number of literal children above which a
@@ -270,18 +279,18 @@ func (n *lookupNode) child(seg string) *lookupNode {
 	}
 	c := firstByte(seg)
 	if n.litIndex != nil {
-		for i := int(n.litIndex[c]) - 1; i >= 0 && i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+		for i := int(n.litIndex[c]) - 1; i >= 0 && i < len(n.litKeys) && byte(n.litWords[i]) == c; i++ {
 			if n.litKeys[i] == seg {
 				return n.litNodes[i]
 			}
 		}
 		return nil
 	}
-	for i := 0; i < len(n.litFirst); i++ {
-		if n.litFirst[i] != c {
+	for i := 0; i < len(n.litWords); i++ {
+		if byte(n.litWords[i]) != c {
 			continue
 		}
-		for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+		for ; i < len(n.litKeys) && byte(n.litWords[i]) == c; i++ {
 			if n.litKeys[i] == seg {
 				return n.litNodes[i]
 			}
@@ -353,7 +362,7 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 		for _, c := range n.cons {
 			// Optimization: the memo's test of length, made once here.
 			if !long && c.con.match(seg) || long && q.memo.remember(c.con, raw, seg, q.escaped) {
-				if rt := c.lookup(rest, slash, q); rt != nil && (first == nil || rt.seq < first.seq) {
+				if rt := c.node.lookup(rest, slash, q); rt != nil && (first == nil || rt.seq < first.seq) {
 					first = rt
 				}
 			}
@@ -397,7 +406,7 @@ func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet, m *co
 	if seg != "/" {
 		for _, c := range n.cons {
 			if m.match(c.con, raw, seg, escaped) {
-				c.allowed(rest, slash, escaped, acc, m)
+				c.node.allowed(rest, slash, escaped, acc, m)
 			}
 		}
 		if n.wild != nil {

@@ -125,7 +125,6 @@ func (c *change) addClaim(host string, root *node, segs []segment) {
 // also go into the host tree's index of static paths.
 func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, key string, literal, claim bool) *lookupNode {
 	ln = c.own(ln)
-	ln.con = n.con
 	if claim {
 		ln.claims = true
 	}
@@ -160,14 +159,14 @@ func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, k
 	case s.con == nil:
 		ln.wild = c.update(ht, ln.wild, cn, rest, "", false, claim)
 	default:
-		i := slices.IndexFunc(ln.cons, func(x *lookupNode) bool { return x.con.key == s.con.key })
+		i := slices.IndexFunc(ln.cons, func(x conChild) bool { return x.con.key == s.con.key })
 		if i < 0 {
 			// Invariant: constrained children are in registration order in
 			// both trees, so the new one comes last in both.
-			ln.cons = append(ln.cons, nil)
+			ln.cons = append(ln.cons, conChild{con: cn.con})
 			i = len(ln.cons) - 1
 		}
-		ln.cons[i] = c.update(ht, ln.cons[i], cn, rest, "", false, claim)
+		ln.cons[i].node = c.update(ht, ln.cons[i].node, cn, rest, "", false, claim)
 	}
 	return ln
 }
@@ -192,7 +191,7 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 		}
 		m.set(k, child, c.edit)
 		n.litMap = m
-		n.litKeys, n.litNodes, n.litFirst, n.litWords, n.litIndex, n.litSlash = nil, nil, "", nil, nil, false
+		n.litKeys, n.litNodes, n.litWords, n.litIndex, n.litSlash = nil, nil, nil, nil, false
 		return
 	}
 	n.litKeys = slices.Insert(n.litKeys, i, k)
@@ -200,22 +199,19 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 	n.indexLiterals()
 }
 
-// indexLiterals rebuilds litFirst, litWords and litIndex from litKeys.
+// indexLiterals rebuilds litWords and litIndex from litKeys.
 func (n *lookupNode) indexLiterals() {
-	first := make([]byte, len(n.litKeys))
 	n.litWords = make([]uint64, len(n.litKeys))
 	n.litSlash = false
 	for i, k := range n.litKeys {
-		first[i] = firstByte(k)
 		n.litWords[i] = keyWord(k)
 		n.litSlash = n.litSlash || strings.Contains(k, "/")
 	}
-	n.litFirst = string(first)
 	n.litIndex = nil
 	if len(n.litKeys) > maxScannedFirst {
 		n.litIndex = new([256]uint8)
 		for i := len(n.litKeys) - 1; i >= 0; i-- {
-			n.litIndex[n.litFirst[i]] = uint8(i + 1)
+			n.litIndex[byte(n.litWords[i])] = uint8(i + 1)
 		}
 	}
 }

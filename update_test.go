@@ -73,8 +73,8 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 	} else {
 		keys, children = n.litKeys, n.litNodes
 		for i, k := range keys {
-			if n.litFirst[i] != firstByte(k) {
-				fmt.Fprintf(b, "%slitFirst[%d] wrong\n", indent, i)
+			if n.litWords[i] != keyWord(k) {
+				fmt.Fprintf(b, "%slitWords[%d] wrong\n", indent, i)
 			}
 			if c := n.child(k); c != children[i] {
 				fmt.Fprintf(b, "%schild(%q) finds another node\n", indent, k)
@@ -87,7 +87,7 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 	}
 	for _, c := range n.cons {
 		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con.key)
-		dumpLookupNode(b, c, depth+1)
+		dumpLookupNode(b, c.node, depth+1)
 	}
 	if n.wild != nil {
 		fmt.Fprintf(b, "%s{}\n", indent)

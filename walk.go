@@ -136,7 +136,7 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 			return nil, ""
 		}
 	} else {
-		for i < len(n.litFirst) && n.litFirst[i] != c {
+		for i < len(n.litWords) && byte(n.litWords[i]) != c {
 			i++
 		}
 	}
@@ -148,7 +148,7 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 		w = keyWord(p[1:])
 	}
 	// Invariant: keys with the same first byte are adjacent.
-	for ; i < len(n.litKeys) && n.litFirst[i] == c; i++ {
+	for ; i < len(n.litKeys) && byte(n.litWords[i]) == c; i++ {
 		k := n.litKeys[i]
 		end := 1 + len(k)
 		if len(p) < end || len(p) > end && p[end] != '/' {
