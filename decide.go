@@ -79,7 +79,7 @@ func (t *table) decide(req *http.Request, q *query) verdict {
 // the route it finds, if any.
 func (t *table) lookup(req *http.Request, q *query) *route {
 	host := ""
-	if t.anyHost {
+	if t.anyHost() {
 		// Optimization: only routers with host patterns look at the host.
 		host = stripHostPort(req.Host)
 	}
@@ -90,10 +90,6 @@ func (t *table) lookup(req *http.Request, q *query) *route {
 		// A path without its leading slash (which http.StripPrefix can
 		// leave) is not clean; it is redirected.
 		return nil
-	}
-	if host == "" {
-		// Optimization: t.match without the call, for most requests.
-		return t.noHost.match(p, false, q)
 	}
 	return t.match(host, p, false, q)
 }

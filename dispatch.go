@@ -185,7 +185,7 @@ func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *
 // claimFor returns the group that claims the path p on host, or nil.
 // Claims of host patterns come first, as routes do.
 func (t *table) claimFor(host, p string, escaped bool, m *conMemo) *groupNode {
-	if host != "" && t.anyHost {
+	if host != "" && t.anyHost() {
 		if ht := t.hosts.get(host); ht != nil {
 			if g := ht.root.claimFor(p, escaped, m); g != nil {
 				return g

@@ -250,12 +250,3 @@ func indexNames(names []string) *nameIndex {
 	}
 	return nil
 }
-
-// find returns the segment index of the wildcard name and whether it is a
-// {name...} wildcard, or -1.
-func (l *layout) find(name string) (int, bool) {
-	if i := l.position(name); i >= 0 {
-		return l.index[i], l.multi && i == len(l.names)-1
-	}
-	return -1, false
-}

@@ -191,7 +191,7 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 	}
 	p := afterSegments(q.path, m.nsegs)
 	host := ""
-	if t.anyHost {
+	if t.anyHost() {
 		host = stripHostPort(req.Host)
 	}
 	iq := t.newQuery(req, host, p, q.escaped)

@@ -257,7 +257,7 @@ func (t *table) fillQuery(req *http.Request, q *query) {
 	host := ""
 	if req.Method == http.MethodConnect {
 		host = req.URL.Host
-	} else if t.anyHost {
+	} else if t.anyHost() {
 		host = stripHostPort(req.Host)
 	}
 	*q = t.newQuery(req, host, p, escaped)
@@ -295,7 +295,7 @@ func (t *table) allowedValue(req *http.Request, q *query) string {
 	if rt := t.match(q.host, q.path, false, q); rt != nil && rt.mount != nil && rt.mount.inner != nil {
 		it := rt.mount.inner.current()
 		host := ""
-		if it.anyHost {
+		if it.anyHost() {
 			host = stripHostPort(req.Host)
 		}
 		iq := it.newQuery(req, host, afterSegments(q.path, rt.mount.nsegs), q.escaped)

@@ -74,11 +74,11 @@ func lenBit(n int) uint64 { return 1 << min(n, 63) }
 // A table is what requests are routed with. It is immutable once
 // published, except for the cache that allow points to, which only grows.
 type table struct {
-	id      uint64               // the router's id, the owner of its pattern identities
-	hosts   stringMap[*hostTree] // the trees of host patterns, by host
-	anyHost bool                 // some pattern has a host
+	id    uint64               // the router's id, the owner of its pattern identities
+	hosts stringMap[*hostTree] // the trees of host patterns, by host
 	// hostLens has bit min(len(host), 63) set for every host of hosts, so
-	// that most requests for other hosts skip looking them up.
+	// that most requests for other hosts skip looking them up; it is 0 if
+	// no pattern has a host.
 	hostLens uint64
 	noHost   *hostTree    // never nil
 	methods  *methodIndex // never nil
@@ -112,6 +112,9 @@ type allowKey struct {
 	set     methodSet
 	options bool
 }
+
+// anyHost reports whether some pattern has a host.
+func (t *table) anyHost() bool { return t.hostLens != 0 }
 
 // match returns the route for host, path and q, or nil. Patterns with the
 // request's host are tried first, then those without a host.
@@ -159,7 +162,7 @@ func (t *table) allowed(host, p string, escaped bool, m *conMemo) allowSet {
 // path followed by "/", since a request for it would be redirected there.
 func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet, m *conMemo) {
 	trailing := strings.HasSuffix(p, "/")
-	if host != "" && t.anyHost {
+	if host != "" && t.anyHost() {
 		if ht := t.hosts.get(host); ht != nil {
 			ht.root.allowed(p, false, escaped, acc, m)
 			if !trailing {

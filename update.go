@@ -82,7 +82,6 @@ func (c *change) hostTree(host string) *hostTree {
 		t.noHost = ht
 	} else {
 		t.hosts.set(host, ht, c.edit)
-		t.anyHost = true
 		t.hostLens |= lenBit(len(host))
 	}
 	return ht

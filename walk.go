@@ -9,23 +9,24 @@ package cairn
 // there and, since lookup would back up to {x}, leaves the request to
 // lookup.
 
-import "strings"
-
 // walk is lookup for a path that no backing up can change: it follows one
 // branch of the tree, in a loop, and reports whether it decided the
 // request. If it did not (it met a segment that lookup must check, or a
-// dead end), the caller runs lookup.
+// dead end after a node where lookup would try another child), the caller
+// runs lookup.
 //
 // Optimization: lookup tries the children of a node in precedence order,
 // each to the end of the path before the next. walk takes at each node the
 // first child that lookup would try and that matches the segment alone: the
-// literal child, else the wildcard, else the multi. Invariant: when walk
-// finds a route, it is the one lookup finds, since lookup's first attempt
-// at every node along the way is walk's and succeeds. walk gives up
-// instead of choosing among constrained wildcards, instead of backing up,
-// and on an empty, "." or ".." segment (lookup marks the path unclean); the
-// path must be unescaped and not followed by a slash. With lookup after
-// it, a request visits each node at most twice.
+// literal child, else the wildcard, else the multi; at a node with
+// constrained wildcards it lets lookup choose among them. Invariant: when
+// walk finds a route, it is the one lookup finds, since lookup's first
+// attempt at every node along the way is walk's and succeeds; when walk
+// decides that nothing matches, no node on its way had another child for
+// lookup to try. walk gives up on an empty, "." or ".." segment (lookup
+// marks the path unclean) and on an escaped segment that unescapes to "/".
+// The path must not be followed by a slash. With lookup after it, a
+// request visits each node at most twice; when walk decides, at most once.
 func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 	// alt is set once walk has passed a node with a child that lookup
 	// would try after the one walk took: then only lookup may say that
@@ -62,7 +63,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		var c *lookupNode
 		var seg, rest string
 		if b := p[1]; b == '/' || b == '.' || n.litMap != nil || n.litSlash || q.escaped {
-			seg, rest = cutSegment(p)
+			seg, rest = nextSegment(p)
 			if seg == "" || seg == "." || seg == ".." {
 				return nil, false
 			}
@@ -96,7 +97,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		q.steps++
 		if n.wild != nil {
 			if seg == "" {
-				_, rest = cutSegment(p)
+				_, rest = nextSegment(p)
 			}
 			alt = alt || multi
 			n, p = n.wild, rest
@@ -108,16 +109,6 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		return nil, !alt
 	}
-}
-
-// cutSegment splits p, which starts with '/' and is longer than "/", into
-// its first segment and the rest.
-func cutSegment(p string) (seg, rest string) {
-	seg = p[1:]
-	if i := strings.IndexByte(seg, '/'); i >= 0 {
-		return seg[:i], seg[i:]
-	}
-	return seg, ""
 }
 
 // literalPrefix returns the literal child of n whose key is the first
