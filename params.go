@@ -51,21 +51,7 @@ func Param(r *http.Request, name string) string {
 	if l.stripped {
 		return r.PathValue(name)
 	}
-	// Optimization: layout.position, written out so that Param makes
-	// no call to find the name.
-	i := -1
-	if l.byName != nil {
-		if name != "" {
-			i = l.byName.position(l.names, name)
-		}
-	} else {
-		for j, n := range l.names {
-			if n == name {
-				i = j
-				break
-			}
-		}
-	}
+	i := l.position(name)
 	if i < 0 {
 		return r.PathValue(name)
 	}
@@ -149,21 +135,11 @@ func segmentAt(p string, idx int, multi bool) (string, bool) {
 		return "", false
 	}
 	// Segment idx starts after the '/' with index idx, counting from 0.
-	if idx <= fewSegments {
-		for p = p[1:]; idx > 0; idx-- {
-			j := strings.IndexByte(p, '/')
-			if j < 0 {
-				return "", false
-			}
-			p = p[j+1:]
-		}
-	} else {
-		i := nthSlash(p, idx)
-		if i < 0 {
-			return "", false
-		}
-		p = p[i+1:]
+	i := nthSlash(p, idx)
+	if i < 0 {
+		return "", false
 	}
+	p = p[i+1:]
 	if multi {
 		return p, true
 	}
@@ -191,10 +167,6 @@ func segmentFromEnd(p string, k int) (string, bool) {
 	}
 	return p[j+1 : end], true
 }
-
-// fewSegments is the number of segments that segmentAt skips with
-// IndexByte, one at a time; it skips more with nthSlash.
-const fewSegments = 2
 
 // Optimization: nthSlash and nthSlashFromEnd count the slashes of a path
 // eight bytes at a time. For each word they compute a mask with the high
