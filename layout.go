@@ -69,14 +69,15 @@ type routeIdent struct {
 // with index idx of the router with id owner, and the layout of the
 // route's pattern p, registered for version.
 func newRouteIdent(p *pattern, version string, owner uint64, idx int) *ident {
-	if version == "" && !p.hasNames() {
+	var l layout
+	l.init(p, version)
+	if version == "" && len(l.names) == 0 {
 		// Optimization: a pattern without named wildcards, registered
 		// without a version, shares its layout with every other of its
 		// number of segments and kind of end.
-		return &ident{str: p.str, l: sharedLayout(p), owner: owner, route: idx, kind: identServe}
+		return &ident{str: p.str, l: sharedLayout(l), owner: owner, route: idx, kind: identServe}
 	}
-	ri := &routeIdent{}
-	ri.l.init(p, version)
+	ri := &routeIdent{l: l}
 	ri.id = ident{str: p.str, l: &ri.l, owner: owner, route: idx, kind: identServe}
 	return &ri.id
 }
@@ -96,22 +97,22 @@ type sharedLayoutKey struct {
 	tail  bool
 }
 
-// sharedLayout returns the layout of p, which has no named wildcard and
-// no version, shared with the patterns like it.
-func sharedLayout(p *pattern) *layout {
-	key := sharedLayoutKey{nsegs: len(p.segments), tail: p.lastSegment().kind == segMulti}
+// sharedLayout returns the layout shared by the patterns whose layout is
+// l, which has no names and no version.
+func sharedLayout(l layout) *layout {
+	key := sharedLayoutKey{nsegs: l.nsegs, tail: l.tail}
 	sharedLayouts.mu.Lock()
 	defer sharedLayouts.mu.Unlock()
-	if l := sharedLayouts.m[key]; l != nil {
-		return l
+	if shared := sharedLayouts.m[key]; shared != nil {
+		return shared
 	}
 	if sharedLayouts.m == nil {
 		sharedLayouts.m = map[sharedLayoutKey]*layout{}
 	}
-	l := &layout{}
-	l.init(p, "")
-	sharedLayouts.m[key] = l
-	return l
+	shared := new(layout)
+	*shared = l
+	sharedLayouts.m[key] = shared
+	return shared
 }
 
 // mountedLayout returns the layout of the full pattern of a route of a

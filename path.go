@@ -125,18 +125,12 @@ func unescapeTo(buf *[maxUnescapedOnStack]byte, s string) string {
 	}
 	n := 0
 	for i := 0; i < len(s); n++ {
-		c := s[i]
-		if c == '%' {
-			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
-				// As pathUnescape does with a malformed escape.
-				return s
-			}
-			c = unHex(s[i+1])<<4 | unHex(s[i+2])
-			i += 3
-		} else {
-			i++
+		c, next := unescapeByte(s, i)
+		if next < 0 {
+			// As pathUnescape does with a malformed escape.
+			return s
 		}
-		buf[n] = c
+		buf[n], i = c, next
 	}
 	return unsafe.String(&buf[0], n)
 }
@@ -192,22 +186,14 @@ func escapesSlashOrDot(s string) bool {
 func rawEncodes(raw, p string) bool {
 	j := 0
 	for i := 0; i < len(raw); j++ {
-		c := raw[i]
-		if c == '%' {
-			if i+2 >= len(raw) || !isHexDigit(raw[i+1]) || !isHexDigit(raw[i+2]) {
-				return false
-			}
-			c = unHex(raw[i+1])<<4 | unHex(raw[i+2])
-			i += 3
-		} else {
-			if !rawPathBytes[c] {
-				return false
-			}
-			i++
-		}
-		if j >= len(p) || p[j] != c {
+		if raw[i] != '%' && !rawPathBytes[raw[i]] {
 			return false
 		}
+		c, next := unescapeByte(raw, i)
+		if next < 0 || j >= len(p) || p[j] != c {
+			return false
+		}
+		i = next
 	}
 	return j == len(p)
 }
@@ -226,6 +212,19 @@ var rawPathBytes = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// unescapeByte returns the byte that s holds at i, "%2F" standing for '/',
+// and the index of the next one; the index is -1 if an escape at i is
+// malformed.
+func unescapeByte(s string, i int) (c byte, next int) {
+	if s[i] != '%' {
+		return s[i], i + 1
+	}
+	if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+		return 0, -1
+	}
+	return unHex(s[i+1])<<4 | unHex(s[i+2]), i + 3
+}
 
 // unHex returns the value of the hexadecimal digit c.
 func unHex(c byte) byte {

@@ -83,16 +83,6 @@ func (p *pattern) String() string { return p.str }
 // lastSegment returns the final segment of p's path.
 func (p *pattern) lastSegment() segment { return p.segments[len(p.segments)-1] }
 
-// hasNames reports whether p has a named wildcard.
-func (p *pattern) hasNames() bool {
-	for _, s := range p.segments {
-		if s.kind != segLiteral && s.s != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // wildcards reports the number of named wildcards in p.
 func (p *pattern) wildcards() int {
 	n := 0
