@@ -57,7 +57,7 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 			t.cfg.versioning.addVary(w.Header())
 		}
 		if rt.mount == nil && len(t.cfg.post) == 0 {
-			req.Pattern = rt.str
+			req.Pattern = rt.pat.str
 			if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
 				setPathValues(req, rt.pat, q.path, q.escaped)
 			}

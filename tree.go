@@ -32,7 +32,6 @@ import (
 type route struct {
 	// Optimization: what serving a route that matched reads comes first,
 	// so that it shares as few cache lines as it can.
-	str        string       // pat.str, which r.Pattern is set to when the route serves
 	handler    http.Handler // as registered, without middleware
 	hops       []*groupNode // the groups whose middleware wraps the route, outermost first
 	mount      *mounted     // the mount, for a route made by Mount
@@ -57,7 +56,7 @@ type route struct {
 
 // newRoute returns the route for p and h, the one of index idx.
 func newRoute(p *pattern, h http.Handler, idx int) *route {
-	return &route{str: p.str, pat: p, handler: h, index: idx, seq: idx, multi: p.lastSegment().kind == segMulti, nsegs: len(p.segments)}
+	return &route{pat: p, handler: h, index: idx, seq: idx, multi: p.lastSegment().kind == segMulti, nsegs: len(p.segments)}
 }
 
 // A setting is a per-route or per-group choice that may defer to the
