@@ -109,11 +109,10 @@ func findIdent(s string) *ident { return idents.find(s) }
 
 // An identTable is the registry: a hash table from the address of an
 // identity's first byte to the identity, which readers probe without
-// locks. It works as a ptrTable does, but its slots point to the
-// identities themselves, which hold their keys.
-//
-// Optimization: every Param probes the registry; without entries between
-// slots and identities, a probe makes one dependent load fewer.
+// locks. Writers hold mu; they store into free slots in place, each store
+// atomic, and replace the slot array only to grow it, so adding an identity
+// costs O(1) amortized. The slots point to the identities themselves, which
+// hold their keys, so that the probe every Param makes loads nothing else.
 //
 // Invariant: at most half of the slots are used (live or deleted), so a
 // probe always ends at an empty slot. A deleted identity's slot points to
@@ -163,7 +162,8 @@ var deletedIdent = &ident{}
 
 // slot returns the first slot to probe for key.
 func (sl *identSlots) slot(key *byte) uintptr {
-	// Fibonacci hashing, as in ptrSlots.slot.
+	// Fibonacci hashing: the multiplication spreads the pointer's bits,
+	// whose low ones are always zero, to the top ones kept.
 	return uintptr(uint64(uintptr(unsafe.Pointer(key)))*0x9E3779B97F4A7C15) >> sl.shift
 }
 
@@ -249,17 +249,17 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 		ids = &r.rejectIDs
 	}
 	sid := rt.serveID
-	if id := ids.find(sid); id != nil {
-		return id
+	if id, ok := ids.Load(sid); ok {
+		return id.(*ident)
 	}
 	r.answerMu.Lock()
 	defer r.answerMu.Unlock()
-	if id := ids.find(sid); id != nil {
-		return id
+	if id, ok := ids.Load(sid); ok {
+		return id.(*ident)
 	}
 	id := newIdent(sid.str, sid.l, sid.owner, sid.route, kind)
 	r.addIdents(id)
-	ids.set(sid, id)
+	ids.Store(sid, id)
 	return id
 }
 
@@ -300,137 +300,4 @@ func (r *Router) identSet() *identSet {
 		}, r.ids)
 	})
 	return r.ids
-}
-
-// A ptrTable is a hash table from *K to *V that readers probe without
-// locks. Writers hold mu; they store into free slots in place, each store
-// atomic, and replace the slot array only to grow it.
-//
-// Invariant: at most half of the slots are used (live or deleted), so a
-// probe always ends at an empty slot.
-type ptrTable[K, V any] struct {
-	mu    sync.Mutex
-	slots atomic.Pointer[ptrSlots[K, V]]
-	live  int // entries present
-	used  int // slots not empty: live entries and deleted ones
-}
-
-// ptrSlots is the slot array of a ptrTable: len(s) is a power of two,
-// 1<<(64-shift).
-type ptrSlots[K, V any] struct {
-	s     []atomic.Pointer[ptrEntry[K, V]]
-	shift uint
-}
-
-// A ptrEntry is an entry of a ptrTable, never modified once stored. A
-// deleted entry is replaced by one whose key is nil.
-type ptrEntry[K, V any] struct {
-	key *K
-	val *V
-}
-
-// slot returns the first slot to probe for key.
-func (sl *ptrSlots[K, V]) slot(key *K) uintptr {
-	// Fibonacci hashing: the multiplication spreads the pointer's bits,
-	// whose low ones are always zero, to the top ones kept.
-	return uintptr(uint64(uintptr(unsafe.Pointer(key)))*0x9E3779B97F4A7C15) >> sl.shift
-}
-
-// find returns the value of key, or nil.
-//
-// Allocation: none.
-func (t *ptrTable[K, V]) find(key *K) *V {
-	sl := t.slots.Load()
-	if sl == nil {
-		return nil
-	}
-	mask := uintptr(len(sl.s) - 1)
-	for i := sl.slot(key); ; i = (i + 1) & mask {
-		e := sl.s[i].Load()
-		if e == nil {
-			return nil
-		}
-		if e.key == key {
-			return e.val
-		}
-	}
-}
-
-// set sets the value of key to val.
-func (t *ptrTable[K, V]) set(key *K, val *V) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	sl := t.slots.Load()
-	if sl == nil || 2*(t.used+1) > len(sl.s) {
-		sl = t.grow(sl)
-	}
-	mask := uintptr(len(sl.s) - 1)
-	free := -1 // the first deleted slot met
-	for i := sl.slot(key); ; i = (i + 1) & mask {
-		e := sl.s[i].Load()
-		switch {
-		case e == nil:
-			if free < 0 {
-				free = int(i)
-				t.used++
-			}
-			sl.s[free].Store(&ptrEntry[K, V]{key, val})
-			t.live++
-			return
-		case e.key == key:
-			sl.s[i].Store(&ptrEntry[K, V]{key, val})
-			return
-		case e.key == nil && free < 0:
-			free = int(i)
-		}
-	}
-}
-
-// remove removes key, if present.
-func (t *ptrTable[K, V]) remove(key *K) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	sl := t.slots.Load()
-	if sl == nil {
-		return
-	}
-	mask := uintptr(len(sl.s) - 1)
-	for i := sl.slot(key); ; i = (i + 1) & mask {
-		e := sl.s[i].Load()
-		if e == nil {
-			return
-		}
-		if e.key == key {
-			sl.s[i].Store(&ptrEntry[K, V]{})
-			t.live--
-			return
-		}
-	}
-}
-
-// grow returns a new slot array, published, with room for twice the live
-// entries of sl and at least 16 slots, holding those entries.
-func (t *ptrTable[K, V]) grow(sl *ptrSlots[K, V]) *ptrSlots[K, V] {
-	shift := uint(64 - 4)
-	for 1<<(64-shift) < 4*(t.live+1) {
-		shift--
-	}
-	next := &ptrSlots[K, V]{s: make([]atomic.Pointer[ptrEntry[K, V]], 1<<(64-shift)), shift: shift}
-	mask := uintptr(len(next.s) - 1)
-	if sl != nil {
-		for i := range sl.s {
-			e := sl.s[i].Load()
-			if e == nil || e.key == nil {
-				continue
-			}
-			j := next.slot(e.key)
-			for next.s[j].Load() != nil {
-				j = (j + 1) & mask
-			}
-			next.s[j].Store(e)
-		}
-	}
-	t.used = t.live
-	t.slots.Store(next)
-	return next
 }

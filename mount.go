@@ -134,7 +134,7 @@ type mounted struct {
 	// router's routes, by the identity that the inner router gives them;
 	// mu serializes their making.
 	mu         sync.Mutex
-	throughIDs ptrTable[ident, ident]
+	throughIDs sync.Map // *ident to *ident
 }
 
 // attach sets up m for its route rt in r, whose lock is held.
@@ -211,18 +211,18 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 // throughFor returns the identity of the full pattern of the inner
 // router's route whose identity is id, making it if needed.
 func (m *mounted) throughFor(id *ident) *ident {
-	if tid := m.throughIDs.find(id); tid != nil {
-		return tid
+	if tid, ok := m.throughIDs.Load(id); ok {
+		return tid.(*ident)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if tid := m.throughIDs.find(id); tid != nil {
-		return tid
+	if tid, ok := m.throughIDs.Load(id); ok {
+		return tid.(*ident)
 	}
 	full := joinMounted(m.route.pat, id.str)
 	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, m.route.index, identThrough)
 	m.r.addIdents(tid)
-	m.throughIDs.set(id, tid)
+	m.throughIDs.Store(id, tid)
 	return tid
 }
 

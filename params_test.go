@@ -180,7 +180,7 @@ func TestAnswerIdentities(t *testing.T) {
 	r.HandleFunc("GET /a/{x}/", func(http.ResponseWriter, *http.Request) {})
 	r.HandleFunc("GET /b", func(http.ResponseWriter, *http.Request) {})
 	rt := r.routes[0]
-	if r.redirectIDs.find(rt.serveID) != nil {
+	if _, ok := r.redirectIDs.Load(rt.serveID); ok {
 		t.Fatal("a redirect identity before any redirect")
 	}
 	var wg sync.WaitGroup
@@ -201,7 +201,8 @@ func TestAnswerIdentities(t *testing.T) {
 			t.Errorf("two redirects of one route got different identities")
 		}
 	}
-	if r.redirectIDs.find(r.routes[1].serveID) != nil || r.rejectIDs.find(rt.serveID) != nil {
+	_, redirect := r.redirectIDs.Load(r.routes[1].serveID)
+	if _, reject := r.rejectIDs.Load(rt.serveID); redirect || reject {
 		t.Error("identities made for answers not given")
 	}
 }

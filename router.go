@@ -53,8 +53,8 @@ type Router struct {
 	// The identities of the answers other than serving, by the serving
 	// identity of their route, made when first needed (see answerID).
 	answerMu    sync.Mutex
-	redirectIDs ptrTable[ident, ident]
-	rejectIDs   ptrTable[ident, ident]
+	redirectIDs sync.Map // *ident to *ident
+	rejectIDs   sync.Map // *ident to *ident
 }
 
 // New returns a new, empty Router. It populates [http.Request.PathValue].
