@@ -48,6 +48,7 @@ func TestAllocations(t *testing.T) {
 	r.Handle("PUT /static/{uuid:uuid}/{ip:ipv4}", read("uuid", "ip"))
 	r.Handle("GET /code/{code:[A-Z]{3}}", read("code"))
 	r.Handle("GET /files/{path...}", read("path"))
+	r.Handle("GET /dot.dir/{id}", read("id"))
 	for _, n := range []int{1, 5, 20} {
 		pat, _ := paramPattern(n)
 		var names []string
@@ -77,10 +78,13 @@ func TestAllocations(t *testing.T) {
 		{"404", "GET", "/nowhere", "", 404, ""},
 		{"405", "DELETE", "/static/path", "", 405, ""},
 		{"malformed host", "GET", "/users/42", "bad:host:x", 404, ""},
-		// An escape in a literal segment: the segment is unescaped into
-		// a buffer on the stack (see unescapeTo).
-		{"escaped literal", "GET", "/st%61tic/path", "", 200, ""},
-		{"escaped literal, param", "GET", "/%70/va", "", 200, "va"},
+		// Escaped letters: the request is routed by its unescaped path
+		// (see requestPath).
+		{"escaped letter", "GET", "/st%61tic/path", "", 200, ""},
+		{"escaped letter, param", "GET", "/%70/va", "", 200, "va"},
+		// An escaped '.': the path is matched escaped, and its literal
+		// segment is unescaped into a buffer on the stack (see unescapeTo).
+		{"escaped dot", "GET", "/dot%2Edir/42", "", 200, "42"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(tt.method, tt.url, nil)

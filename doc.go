@@ -177,11 +177,10 @@
 // wildcards, host patterns, 404, 405 and automatic OPTIONS (after the
 // first 405 for a given set of methods), whatever middleware and groups
 // wrap them, and [Param], [Params] and [Router.Handler] allocate nothing.
-// The exceptions are the redirects, and paths with percent-escapes that
-// differ from the default encoding (those for which the request's
-// URL.RawPath is set), where an escaped wildcard value is unescaped into a
-// new string, as is an escaped segment longer than 64 bytes or checked by
-// a constraint. A mount
+// The exceptions are the redirects, and paths whose URL.RawPath escapes a
+// '/' or a '.' ("%2F", "%2E"), where an escaped wildcard value is
+// unescaped into a new string, as is an escaped segment longer than 64
+// bytes or checked by a constraint. A mount
 // copies the request (one allocation). With path values on (the default),
 // [http.Request.SetPathValue] keeps the values in a map, which costs two
 // allocations for up to eight values.

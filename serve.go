@@ -22,8 +22,8 @@ import (
 // Allocation: none for a static route, none for a route with wildcards when
 // path values are not populated, and none for 404, 405 and automatic
 // OPTIONS, whatever middleware and groups wrap them, unless the router has
-// more than 63 methods, or the request's URL has a RawPath (the path holds
-// escapes that differ from the default encoding) and an escape falls in a
+// more than 63 methods, or the request's URL.RawPath escapes a '/' or a '.'
+// ("%2F", "%2E"; other escapes cost nothing) and an escape falls in a
 // wildcard's value, in a segment longer than 64 bytes, or in a segment
 // that a constraint checks. Middleware and handlers may allocate, and
 // redirects do.
