@@ -44,17 +44,13 @@ type lookupNode struct {
 	edit *editToken
 
 	// Optimization: literal children are found by their first byte, then
-	// compared whole; large sets use a map instead. Invariant: litKeys is
-	// sorted, so keys with the same first byte are adjacent; litWords[i]
-	// is the first eight bytes of litKeys[i], as keyWord gives them, so its
-	// low byte is the key's first (0 for the empty key); litNodes[i] is the
-	// child for litKeys[i]; with more than maxScannedFirst children,
-	// litIndex[b] is one more than the index of the first key that starts
-	// with b, or 0 if none does, and first bytes are not scanned.
-	litWords []uint64
+	// compared whole; large sets use a map instead. Invariant: lits is
+	// sorted by key, so keys with the same first byte are adjacent; with
+	// more than maxScannedFirst children, litIndex[b] is one more than the
+	// index of the first key that starts with b, or 0 if none does, and
+	// first bytes are not scanned. A node with a litMap has no lits.
+	lits     []litChild
 	litIndex *[256]uint8
-	litKeys  []string
-	litNodes []*lookupNode
 	litMap   *stringMap[*lookupNode]
 
 	cons  []conChild // in registration order
@@ -65,7 +61,20 @@ type lookupNode struct {
 	claim  *groupNode // the group that claims the paths from here down, if any
 	claims bool       // some node from here down has a claim
 
-	litSlash bool // some key of litKeys holds a '/' (the pattern wrote %2F)
+	litSlash bool // some key of lits holds a '/' (the pattern wrote %2F)
+}
+
+// A litChild is a literal child of a lookupNode: its key, the unescaped
+// segment, and the key's first eight bytes as keyWord gives them, so that
+// the word's low byte is the key's first (0 for the empty key).
+//
+// Optimization: the word, the key and the node of a child are side by
+// side, so that finding a child reads one place, and a node keeps one
+// slice for its children instead of three.
+type litChild struct {
+	word uint64
+	key  string
+	node *lookupNode
 }
 
 // A conChild is a constrained wildcard child of a lookupNode and its
@@ -88,11 +97,10 @@ const (
 
 // A leaf holds the routes that end at a node, by method.
 type leaf struct {
-	methods []string // explicit methods, sorted
-	routes  []*route // routes[i] is the route for methods[i]
-	get     *route   // the GET route, which also answers HEAD
-	any     *route   // the method-less route
-	mask    methodSet
+	routes []*route // the routes of explicit methods, sorted by method
+	get    *route   // the GET route, which also answers HEAD
+	any    *route   // the method-less route
+	mask   methodSet
 	// byVerb[v-1] is one more than the index in routes of the route for
 	// the method with verb v, or 0 if there is none. A leaf with more
 	// than 255 routes is marked versioned instead, so that route takes
@@ -117,9 +125,9 @@ func (l *leaf) route(q *query) *route {
 			return l.routes[i-1]
 		}
 	} else {
-		for i, m := range l.methods {
-			if m == q.method {
-				return l.routes[i]
+		for _, rt := range l.routes {
+			if rt.pat.method == q.method {
+				return rt
 			}
 		}
 	}
@@ -168,9 +176,9 @@ func verbOf(m string) verb {
 
 // routeVersioned is route for a leaf with versioned routes.
 func (l *leaf) routeVersioned(q *query) *route {
-	for i, m := range l.methods {
-		if m == q.method {
-			if rt := q.pick(l.routes[i]); rt != nil {
+	for _, rt := range l.routes {
+		if rt.pat.method == q.method {
+			if rt := q.pick(rt); rt != nil {
 				return rt
 			}
 			break
@@ -206,13 +214,16 @@ func (q *query) pick(rt *route) *route {
 // one, if there is none) that carries the set of versions.
 func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	l := &leaf{}
-	sorted := slices.Clone(routes)
-	slices.SortFunc(sorted, func(a, b *route) int {
-		if c := strings.Compare(a.pat.method, b.pat.method); c != 0 {
-			return c
-		}
-		return strings.Compare(a.version, b.version)
-	})
+	sorted := routes
+	if len(routes) > 1 {
+		sorted = slices.Clone(routes)
+		slices.SortFunc(sorted, func(a, b *route) int {
+			if c := strings.Compare(a.pat.method, b.pat.method); c != 0 {
+				return c
+			}
+			return strings.Compare(a.version, b.version)
+		})
+	}
 	for i := 0; i < len(sorted); {
 		j := i + 1
 		for j < len(sorted) && sorted[j].pat.method == sorted[i].pat.method {
@@ -250,7 +261,6 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			if m == http.MethodGet {
 				l.get = rt
 			}
-			l.methods = append(l.methods, m)
 			l.routes = append(l.routes, rt)
 			if len(l.routes) > 255 {
 				l.versioned = true
@@ -278,24 +288,21 @@ func (n *lookupNode) child(seg string) *lookupNode {
 		return c
 	}
 	c := firstByte(seg)
+	i := 0
 	if n.litIndex != nil {
-		for i := int(n.litIndex[c]) - 1; i >= 0 && i < len(n.litKeys) && byte(n.litWords[i]) == c; i++ {
-			if n.litKeys[i] == seg {
-				return n.litNodes[i]
-			}
+		i = int(n.litIndex[c]) - 1
+		if i < 0 {
+			return nil
 		}
-		return nil
+	} else {
+		for i < len(n.lits) && byte(n.lits[i].word) != c {
+			i++
+		}
 	}
-	for i := 0; i < len(n.litWords); i++ {
-		if byte(n.litWords[i]) != c {
-			continue
+	for ; i < len(n.lits) && byte(n.lits[i].word) == c; i++ {
+		if n.lits[i].key == seg {
+			return n.lits[i].node
 		}
-		for ; i < len(n.litKeys) && byte(n.litWords[i]) == c; i++ {
-			if n.litKeys[i] == seg {
-				return n.litNodes[i]
-			}
-		}
-		break
 	}
 	return nil
 }

@@ -38,9 +38,9 @@ func TestLeafVerbOracle(t *testing.T) {
 // routeByName is leaf.route for an unversioned leaf, comparing method
 // names: the simple version of finding the route by verb.
 func routeByName(l *leaf, method string) *route {
-	for i, m := range l.methods {
-		if m == method {
-			return l.routes[i]
+	for _, rt := range l.routes {
+		if rt.pat.method == method {
+			return rt
 		}
 	}
 	if method == http.MethodHead && l.get != nil {

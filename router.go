@@ -297,8 +297,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	if g.node != nil {
 		rt.hops = g.node.hops
 	}
-	rt.entry = &routeEntry{r: r, rt: rt}
-	rt.varyEntry = &routeEntry{r: r, rt: rt, vary: true}
+	rt.r = r
 	n := root.descend(p.segments)
 	n.routes = append(n.routes, rt)
 	r.routes = append(r.routes, rt)

@@ -191,9 +191,9 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 		case v.serveAs != "":
 			return &verdictEntry{r: r, v: v, vary: q.varies}, pattern
 		case q.varies:
-			return v.rt.varyEntry, pattern
+			return (*varyRouteEntry)(v.rt), pattern
 		}
-		return v.rt.entry, pattern
+		return (*routeEntry)(v.rt), pattern
 	case verdictNone:
 		if v.serveAs != "" || q.varies {
 			return &verdictEntry{r: r, v: v, vary: q.varies}, ""
@@ -210,24 +210,39 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 	return r.none, ""
 }
 
-// A routeEntry serves a request with its route, as the router does once it
-// has chosen the route: it is what [Router.Handler] returns for the route.
-type routeEntry struct {
-	r    *Router
-	rt   *route
-	vary bool // a version was considered: the answer varies with it
-}
+// A routeEntry is a route as the handler that serves a request with it, as
+// the router does once it has chosen the route: it is what
+// [Router.Handler] returns for the route.
+//
+// Optimization: a route is its own handler, by conversion, so that a route
+// costs no allocation for it.
+type routeEntry route
 
 // ServeHTTP serves req with e's route.
 func (e *routeEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	t := e.r.current()
+	serveRoute((*route)(e), w, req, false)
+}
+
+// A varyRouteEntry is a routeEntry whose answer varies with the version a
+// request asks for: it adds the Vary header of versions.
+type varyRouteEntry route
+
+// ServeHTTP serves req with e's route.
+func (e *varyRouteEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	serveRoute((*route)(e), w, req, true)
+}
+
+// serveRoute serves req with rt, adding the Vary header of versions if
+// vary is set.
+func serveRoute(rt *route, w http.ResponseWriter, req *http.Request, vary bool) {
+	t := rt.r.current()
 	var q query
 	t.fillQuery(req, &q)
-	if e.vary {
+	if vary {
 		t.cfg.versioning.addVary(w.Header())
 	}
-	v := verdict{kind: verdictServe, rt: e.rt}
-	e.r.serveVerdict(t, w, req, &v, &q)
+	v := verdict{kind: verdictServe, rt: rt}
+	rt.r.serveVerdict(t, w, req, &v, &q)
 }
 
 // A verdictEntry serves a request as the router does once it has decided

@@ -186,7 +186,9 @@ type allowSet struct {
 func (a *allowSet) add(l *leaf) {
 	a.set = a.set.union(l.mask)
 	if a.names != nil {
-		a.names = append(a.names, l.methods...)
+		for _, rt := range l.routes {
+			a.names = append(a.names, rt.pat.method)
+		}
 	}
 }
 

@@ -45,9 +45,8 @@ type route struct {
 	version string // "" for an unversioned route
 	name    string // "" for an unnamed route
 
-	serveID   *ident       // r.Pattern when the route serves; its string is pat.str
-	entry     http.Handler // serves a request as the router does once it chose the route
-	varyEntry http.Handler // the same, adding the Vary header of versions
+	serveID *ident  // r.Pattern when the route serves; its string is pat.str
+	r       *Router // the router the route is registered with
 
 	// versions is set only on the routes of lookup leaves: on the one
 	// route a leaf holds for a method that has versioned routes.

@@ -44,8 +44,7 @@ func (c *change) own(n *lookupNode) *lookupNode {
 	}
 	m := *n
 	m.edit = c.edit
-	m.litKeys = slices.Clone(n.litKeys)
-	m.litNodes = slices.Clone(n.litNodes)
+	m.lits = slices.Clone(n.lits)
 	m.cons = slices.Clone(n.cons)
 	if n.litIndex != nil {
 		idx := *n.litIndex
@@ -176,41 +175,38 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 		n.litMap.set(k, child, c.edit)
 		return
 	}
-	i, found := slices.BinarySearch(n.litKeys, k)
+	i, found := slices.BinarySearchFunc(n.lits, k, func(l litChild, k string) int { return strings.Compare(l.key, k) })
 	if found {
-		n.litNodes[i] = child
+		n.lits[i].node = child
 		return
 	}
-	if len(n.litKeys) == maxScannedLiterals {
+	if len(n.lits) == maxScannedLiterals {
 		// Optimization: beyond this many children, a map finds one faster
 		// than scanning first bytes does.
 		m := &stringMap[*lookupNode]{edit: c.edit, base: &strTable[*lookupNode]{}}
-		for j, key := range n.litKeys {
-			m.set(key, n.litNodes[j], c.edit)
+		for _, l := range n.lits {
+			m.set(l.key, l.node, c.edit)
 		}
 		m.set(k, child, c.edit)
 		n.litMap = m
-		n.litKeys, n.litNodes, n.litWords, n.litIndex, n.litSlash = nil, nil, nil, nil, false
+		n.lits, n.litIndex, n.litSlash = nil, nil, false
 		return
 	}
-	n.litKeys = slices.Insert(n.litKeys, i, k)
-	n.litNodes = slices.Insert(n.litNodes, i, child)
+	n.lits = slices.Insert(n.lits, i, litChild{word: keyWord(k), key: k, node: child})
 	n.indexLiterals()
 }
 
-// indexLiterals rebuilds litWords and litIndex from litKeys.
+// indexLiterals brings litSlash and litIndex up to date with lits.
 func (n *lookupNode) indexLiterals() {
-	n.litWords = make([]uint64, len(n.litKeys))
 	n.litSlash = false
-	for i, k := range n.litKeys {
-		n.litWords[i] = keyWord(k)
-		n.litSlash = n.litSlash || strings.Contains(k, "/")
+	for _, l := range n.lits {
+		n.litSlash = n.litSlash || strings.Contains(l.key, "/")
 	}
 	n.litIndex = nil
-	if len(n.litKeys) > maxScannedFirst {
+	if len(n.lits) > maxScannedFirst {
 		n.litIndex = new([256]uint8)
-		for i := len(n.litKeys) - 1; i >= 0; i-- {
-			n.litIndex[byte(n.litWords[i])] = uint8(i + 1)
+		for i := len(n.lits) - 1; i >= 0; i-- {
+			n.litIndex[byte(n.lits[i].word)] = uint8(i + 1)
 		}
 	}
 }

@@ -71,10 +71,13 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 		}
 		keys, children = sk, sc
 	} else {
-		keys, children = n.litKeys, n.litNodes
+		for _, l := range n.lits {
+			keys = append(keys, l.key)
+			children = append(children, l.node)
+		}
 		for i, k := range keys {
-			if n.litWords[i] != keyWord(k) {
-				fmt.Fprintf(b, "%slitWords[%d] wrong\n", indent, i)
+			if n.lits[i].word != keyWord(k) {
+				fmt.Fprintf(b, "%slits[%d].word wrong\n", indent, i)
 			}
 			if c := n.child(k); c != children[i] {
 				fmt.Fprintf(b, "%schild(%q) finds another node\n", indent, k)
@@ -102,8 +105,8 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 // describeLeaf describes the routes of l.
 func describeLeaf(l *leaf) string {
 	var parts []string
-	for i, m := range l.methods {
-		parts = append(parts, m+" "+l.routes[i].pat.str)
+	for _, rt := range l.routes {
+		parts = append(parts, rt.pat.method+" "+rt.pat.str)
 	}
 	if l.any != nil {
 		parts = append(parts, "* "+l.any.pat.str)

@@ -79,7 +79,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			} else {
 				c = n.child(seg)
 			}
-		} else if len(n.litKeys) > 0 {
+		} else if len(n.lits) > 0 {
 			c, rest = n.literalPrefix(p)
 		}
 		if c != nil {
@@ -127,7 +127,7 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 			return nil, ""
 		}
 	} else {
-		for i < len(n.litWords) && byte(n.litWords[i]) != c {
+		for i < len(n.lits) && byte(n.lits[i].word) != c {
 			i++
 		}
 	}
@@ -139,22 +139,22 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 		w = keyWord(p[1:])
 	}
 	// Invariant: keys with the same first byte are adjacent.
-	for ; i < len(n.litKeys) && byte(n.litWords[i]) == c; i++ {
-		k := n.litKeys[i]
-		end := 1 + len(k)
+	for ; i < len(n.lits) && byte(n.lits[i].word) == c; i++ {
+		l := &n.lits[i]
+		end := 1 + len(l.key)
 		if len(p) < end || len(p) > end && p[end] != '/' {
 			continue
 		}
 		// Optimization: a key of up to eight bytes is compared as one
 		// word, a longer one as a word and the rest.
-		if len(k) <= 8 {
+		if len(l.key) <= 8 {
 			// The shift is 64 for a key of eight bytes, which makes the
 			// mask all ones.
-			if w&(uint64(1)<<(8*uint(len(k)))-1) == n.litWords[i] {
-				return n.litNodes[i], p[end:]
+			if w&(uint64(1)<<(8*uint(len(l.key)))-1) == l.word {
+				return l.node, p[end:]
 			}
-		} else if w == n.litWords[i] && p[9:end] == k[8:] {
-			return n.litNodes[i], p[end:]
+		} else if w == l.word && p[9:end] == l.key[8:] {
+			return l.node, p[end:]
 		}
 	}
 	return nil, ""
