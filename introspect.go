@@ -138,7 +138,7 @@ type treeWriter struct {
 func (tw *treeWriter) writeNode(n *node, indent string) {
 	b := tw.b
 	writeRoutes(b, n.routes)
-	if n.claim != nil {
+	if n.claim() != nil {
 		b.WriteString(" (group)")
 	}
 	b.WriteByte('\n')
@@ -154,7 +154,7 @@ func (tw *treeWriter) writeNode(n *node, indent string) {
 	for _, k := range sortedKeys(n.lits) {
 		children = append(children, n.lits[k])
 	}
-	children = append(children, n.cons...)
+	children = append(children, n.cons()...)
 	for _, c := range []*node{n.wild, n.multi} {
 		if c != nil {
 			children = append(children, c)

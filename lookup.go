@@ -101,6 +101,9 @@ type leaf struct {
 	get    *route   // the GET route, which also answers HEAD
 	any    *route   // the method-less route
 	mask   methodSet
+	// Optimization: the first route of routes is kept here, so that a leaf
+	// with one explicit method, most leaves, is one allocation.
+	first [1]*route
 	// byVerb[v-1] is one more than the index in routes of the route for
 	// the method with verb v, or 0 if there is none. A leaf with more
 	// than 255 routes is marked versioned instead, so that route takes
@@ -261,7 +264,12 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			if m == http.MethodGet {
 				l.get = rt
 			}
-			l.routes = append(l.routes, rt)
+			if l.routes == nil {
+				l.first[0] = rt
+				l.routes = l.first[:]
+			} else {
+				l.routes = append(l.routes, rt)
+			}
 			if len(l.routes) > 255 {
 				l.versioned = true
 			} else if v := verbOf(m); v != 0 {

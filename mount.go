@@ -149,7 +149,7 @@ func (m *mounted) attach(r *Router, rt *route) {
 		}
 	}
 	m.prefix = rt.serveID.l
-	m.stripped = newIdent(p.str, &layout{names: m.names, version: rt.version, stripped: true}, r.id, rt.index, identStripped)
+	m.stripped = newIdent(p.str, &layout{names: m.names, version: rt.version, stripped: true}, r.id, int(rt.index), identStripped)
 }
 
 // strippedRequest is a request and its URL, allocated together.
@@ -220,7 +220,7 @@ func (m *mounted) throughFor(id *ident) *ident {
 		return tid.(*ident)
 	}
 	full := joinMounted(m.route.pat, id.str)
-	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, m.route.index, identThrough)
+	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, int(m.route.index), identThrough)
 	m.r.addIdents(tid)
 	m.throughIDs.Store(id, tid)
 	return tid

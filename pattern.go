@@ -83,6 +83,41 @@ func (p *pattern) String() string { return p.str }
 // lastSegment returns the final segment of p's path.
 func (p *pattern) lastSegment() segment { return p.segments[len(p.segments)-1] }
 
+// staticPath returns the path that p matches if its segments are all
+// literals without a '/' ({$} may end it), and "" otherwise.
+//
+// Optimization: when p writes the path as it is, without escapes or {$},
+// the path is the end of p.str, so that the index of static paths shares
+// the pattern's bytes.
+func (p *pattern) staticPath() string {
+	n := 0
+	for _, s := range p.segments {
+		switch {
+		case s.kind != segLiteral:
+			return ""
+		case s.s == "/":
+			n++
+		case strings.Contains(s.s, "/"):
+			return ""
+		default:
+			n += 1 + len(s.s)
+		}
+	}
+	// The method and the host hold no '/'.
+	if raw := p.str[strings.IndexByte(p.str, '/'):]; len(raw) == n && !strings.ContainsAny(raw, "%{") {
+		return raw
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range p.segments {
+		if s.s != "/" {
+			b.WriteByte('/')
+		}
+		b.WriteString(s.s)
+	}
+	return b.String()
+}
+
 // wildcards reports the number of named wildcards in p.
 func (p *pattern) wildcards() int {
 	n := 0
@@ -158,6 +193,8 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		return fail("non-CONNECT pattern with unclean path can never match")
 	}
 
+	// Each segment starts with a '/', and no constraint may contain one.
+	p.segments = make([]segment, 0, strings.Count(rest, "/"))
 	seen := map[string]bool{}
 	for len(rest) > 0 {
 		// Invariant: rest[0] == '/'.

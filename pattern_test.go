@@ -7,6 +7,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // builtinLookup resolves constraints as a new Router does.
@@ -106,6 +107,39 @@ func TestParsePatternErrors(t *testing.T) {
 
 // TestRegexpErrorUnwraps checks that an invalid regexp's *syntax.Error can
 // be reached from the PatternError.
+func TestStaticPath(t *testing.T) {
+	for _, c := range []struct {
+		pattern, want string
+		shared        bool // the path is a part of the pattern's string
+	}{
+		{"/a/b", "/a/b", true},
+		{"GET example.com/a/b", "/a/b", true},
+		{"GET  /a", "/a", true},
+		{"/a/{$}", "/a/", false},
+		{"/{$}", "/", false},
+		{"/a%62/c", "/ab/c", false},
+		{"/a%2Fb", "", false}, // a literal holding '/'
+		{"/a/", "", false},
+		{"/a/{x}", "", false},
+		{"/a/{x...}", "", false},
+		{"/{n:int}/b", "", false},
+		{"/", "", false},
+	} {
+		p, err := parsePattern(c.pattern, builtinLookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := p.staticPath()
+		if got != c.want {
+			t.Errorf("%q: staticPath = %q, want %q", c.pattern, got, c.want)
+		}
+		shared := got != "" && unsafe.StringData(got) == unsafe.StringData(p.str[len(p.str)-len(got):])
+		if shared != c.shared {
+			t.Errorf("%q: path shares the pattern's bytes: %v, want %v", c.pattern, shared, c.shared)
+		}
+	}
+}
+
 func TestRegexpErrorUnwraps(t *testing.T) {
 	_, err := parsePattern("/{x:a(b}", builtinLookup)
 	var serr *syntax.Error

@@ -247,14 +247,14 @@ func (r *Router) publish() *table {
 // check parses s, registered through g at loc, and checks it against the
 // routes and names of r, whose lock is held.
 func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
-	p, err := parsePattern(s, r.constraints.lookup)
+	// The route's own copy of the pattern, the identity it sets as
+	// r.Pattern (see ident.go). It is parsed, so that the pattern's parts
+	// share its bytes instead of keeping s.
+	p, err := parsePattern(cloneString(s), r.constraints.lookup)
 	if err != nil {
 		return nil, err
 	}
 	p.loc = loc
-	// The route's own copy of the pattern, the identity it sets as
-	// r.Pattern (see ident.go).
-	p.str = cloneString(s)
 	var conflict *ConflictError
 	r.roots[p.host].eachOverlapping(p.segments, func(rt *route) {
 		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, g.version, rt) {
@@ -328,7 +328,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 			r.names[rt.name] = rt
 		}
 	}
-	c.addRoutes(p.host, root, p.segments)
+	c.addRoutes(p.host, root, p)
 }
 
 // checkMountNames panics if a route of r uses one of names, the wildcards

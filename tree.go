@@ -37,11 +37,11 @@ type route struct {
 	mount      *mounted     // the mount, for a route made by Mount
 	multi      bool         // pat ends in a multi wildcard
 	pathValues setting      // whether to populate r.PathValue; settingDefault for the router's choice
+	nsegs      int32        // the number of segments of pat
 
 	pat     *pattern
-	index   int    // position in the router's routes: registration order
-	seq     int    // the order that ordered patterns are tried in (see lookup.go)
-	nsegs   int    // the number of segments of pat
+	index   int32  // position in the router's routes: registration order
+	seq     int32  // the order that ordered patterns are tried in (see lookup.go)
 	version string // "" for an unversioned route
 	name    string // "" for an unnamed route
 
@@ -55,7 +55,7 @@ type route struct {
 
 // newRoute returns the route for p and h, the one of index idx.
 func newRoute(p *pattern, h http.Handler, idx int) *route {
-	return &route{pat: p, handler: h, index: idx, seq: idx, multi: p.lastSegment().kind == segMulti, nsegs: len(p.segments)}
+	return &route{pat: p, handler: h, index: int32(idx), seq: int32(idx), multi: p.lastSegment().kind == segMulti, nsegs: int32(len(p.segments))}
 }
 
 // A setting is a per-route or per-group choice that may defer to the
@@ -84,13 +84,53 @@ func (s setting) String() string {
 // node is a node of the registration tree.
 type node struct {
 	lits   map[string]*node // literal children, by unescaped segment; "/" is {$}
-	cons   []*node          // constrained wildcard children, in registration order
-	con    *constraint      // the constraint of this node, for a child in cons
 	wild   *node            // the unconstrained wildcard child
 	multi  *node            // the multi wildcard child
 	routes []*route         // the routes that end here: one per method and version
 	label  string           // the segment as the first pattern through n wrote it
-	claim  *groupNode       // the group that claims the paths from here down, if any
+	// Optimization: what few nodes have is kept apart, so that every node
+	// is four words smaller.
+	rare *rareNode // nil if n has none of its fields
+}
+
+// A rareNode holds the fields of a node that few nodes have.
+type rareNode struct {
+	cons  []*node     // constrained wildcard children, in registration order
+	con   *constraint // the constraint of the node, for a child in cons
+	claim *groupNode  // the group that claims the paths from the node down, if any
+}
+
+// cons returns the constrained wildcard children of n, in registration
+// order.
+func (n *node) cons() []*node {
+	if n.rare == nil {
+		return nil
+	}
+	return n.rare.cons
+}
+
+// con returns the constraint of n, if n is a constrained wildcard child.
+func (n *node) con() *constraint {
+	if n.rare == nil {
+		return nil
+	}
+	return n.rare.con
+}
+
+// claim returns the group that claims the paths from n down, or nil.
+func (n *node) claim() *groupNode {
+	if n.rare == nil {
+		return nil
+	}
+	return n.rare.claim
+}
+
+// more returns the rare fields of n, adding them if needed.
+func (n *node) more() *rareNode {
+	if n.rare == nil {
+		n.rare = &rareNode{}
+	}
+	return n.rare
 }
 
 // descend returns the node for segs below n, creating nodes as needed.
@@ -129,13 +169,14 @@ func (n *node) child(s segment) *node {
 		}
 		return n.wild
 	}
-	for _, c := range n.cons {
-		if c.con.key == s.con.key {
+	for _, c := range n.cons() {
+		if c.con().key == s.con.key {
 			return c
 		}
 	}
-	c := &node{con: s.con}
-	n.cons = append(n.cons, c)
+	c := &node{rare: &rareNode{con: s.con}}
+	m := n.more()
+	m.cons = append(m.cons, c)
 	return c
 }
 
@@ -164,7 +205,7 @@ func (n *node) eachOverlapping(segs []segment, f func(*route)) {
 			c.eachOverlapping(rest, f)
 		}
 	}
-	for _, c := range n.cons {
+	for _, c := range n.cons() {
 		c.eachOverlapping(rest, f)
 	}
 	n.wild.eachOverlapping(rest, f)
@@ -186,7 +227,7 @@ func (n *node) each(f func(*route)) {
 	for _, k := range sortedKeys(n.lits) {
 		n.lits[k].each(f)
 	}
-	for _, c := range n.cons {
+	for _, c := range n.cons() {
 		c.each(f)
 	}
 	n.wild.each(f)
@@ -217,11 +258,12 @@ func (n *node) find(segs []segment) *node {
 		case s.con == nil:
 			n = n.wild
 		default:
-			i := slices.IndexFunc(n.cons, func(c *node) bool { return c.con.key == s.con.key })
+			cons := n.cons()
+			i := slices.IndexFunc(cons, func(c *node) bool { return c.con().key == s.con.key })
 			if i < 0 {
 				return nil
 			}
-			n = n.cons[i]
+			n = cons[i]
 		}
 	}
 	return n

@@ -28,8 +28,8 @@ func dumpNode(b *strings.Builder, n *node, depth int) {
 		fmt.Fprintf(b, "%s%q\n", indent, k)
 		dumpNode(b, n.lits[k], depth+1)
 	}
-	for _, c := range n.cons {
-		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con.key)
+	for _, c := range n.cons() {
+		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con().key)
 		dumpNode(b, c, depth+1)
 	}
 	if n.wild != nil {
@@ -137,7 +137,7 @@ func countNodes(n *node) int {
 	for _, k := range n.lits {
 		c += countNodes(k)
 	}
-	for _, k := range n.cons {
+	for _, k := range n.cons() {
 		c += countNodes(k)
 	}
 	return c + countNodes(n.wild) + countNodes(n.multi)

@@ -102,38 +102,38 @@ func (c *change) methods() *methodIndex {
 // addRoutes brings the lookup tree of host up to date with the registration
 // node at the end of segs, whose routes changed, and with the nodes on the
 // way to it.
-func (c *change) addRoutes(host string, root *node, segs []segment) {
+func (c *change) addRoutes(host string, root *node, p *pattern) {
 	ht := c.hostTree(host)
-	ht.root = c.update(ht, ht.root, root, segs, "", true, false)
+	ht.root = c.update(ht, ht.root, root, p.segments, p.staticPath(), false)
 }
 
 // addClaim brings the lookup tree of host up to date with the claim of the
 // registration node at the end of segs.
 func (c *change) addClaim(host string, root *node, segs []segment) {
 	ht := c.hostTree(host)
-	ht.root = c.update(ht, ht.root, root, segs, "", true, true)
+	ht.root = c.update(ht, ht.root, root, segs, "", true)
 	c.t.claims = true
 }
 
 // update returns ln, owned by c, brought up to date along segs with the
 // registration node n and its descendants: at the end of segs, with the
-// node's routes, or with its claim if claim is set. If literal is set,
-// every segment on the way to n is a literal without a '/' ({$} only at
-// the end) and key is the path that leads to n; the leaves of such nodes
-// also go into the host tree's index of static paths.
-func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, key string, literal, claim bool) *lookupNode {
+// node's routes, or with its claim if claim is set. If key is not empty,
+// it is the path that segs, all literals, match (see
+// [pattern.staticPath]): the leaf at their end also goes into the host
+// tree's index of static paths.
+func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, key string, claim bool) *lookupNode {
 	ln = c.own(ln)
 	if claim {
 		ln.claims = true
 	}
 	if len(segs) == 0 {
 		if claim {
-			ln.claim = n.claim
+			ln.claim = n.claim()
 			return ln
 		}
 		ln.leaf = compileLeaf(n.routes, c.methods())
 		// Unclean paths are redirected before they could match.
-		if literal && isClean(key) {
+		if key != "" && isClean(key) {
 			ht.static.set(key, ln.leaf, c.edit)
 			ht.staticLens |= lenBit(len(key))
 		}
@@ -143,28 +143,20 @@ func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, k
 	cn := n.child(s)
 	switch {
 	case s.kind == segLiteral:
-		childKey, childLiteral := "", false
-		switch {
-		case !literal:
-		case s.s == "/":
-			childKey, childLiteral = key+"/", true
-		case !strings.Contains(s.s, "/"):
-			childKey, childLiteral = key+"/"+s.s, true
-		}
-		ln.setLiteral(c, s.s, c.update(ht, ln.child(s.s), cn, rest, childKey, childLiteral, claim))
+		ln.setLiteral(c, s.s, c.update(ht, ln.child(s.s), cn, rest, key, claim))
 	case s.kind == segMulti:
-		ln.multi = c.update(ht, ln.multi, cn, rest, "", false, claim)
+		ln.multi = c.update(ht, ln.multi, cn, rest, "", claim)
 	case s.con == nil:
-		ln.wild = c.update(ht, ln.wild, cn, rest, "", false, claim)
+		ln.wild = c.update(ht, ln.wild, cn, rest, "", claim)
 	default:
 		i := slices.IndexFunc(ln.cons, func(x conChild) bool { return x.con.key == s.con.key })
 		if i < 0 {
 			// Invariant: constrained children are in registration order in
 			// both trees, so the new one comes last in both.
-			ln.cons = append(ln.cons, conChild{con: cn.con})
+			ln.cons = append(ln.cons, conChild{con: cn.con()})
 			i = len(ln.cons) - 1
 		}
-		ln.cons[i].node = c.update(ht, ln.cons[i].node, cn, rest, "", false, claim)
+		ln.cons[i].node = c.update(ht, ln.cons[i].node, cn, rest, "", claim)
 	}
 	return ln
 }

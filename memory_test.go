@@ -1,0 +1,60 @@
+package cairn
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+	"unsafe"
+)
+
+// TestStructSizes keeps the structures that every route or tree node has
+// within the size classes they were fitted to: each byte over a class
+// boundary costs the whole next class for every route.
+func TestStructSizes(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		size, max uintptr
+	}{
+		{"route", unsafe.Sizeof(route{}), 128},
+		{"leaf", unsafe.Sizeof(leaf{}), 64},
+		{"lookupNode", unsafe.Sizeof(lookupNode{}), 112},
+		{"node", unsafe.Sizeof(node{}), 80},
+		{"pattern", unsafe.Sizeof(pattern{}), 80},
+		{"segment", unsafe.Sizeof(segment{}), 32},
+		{"ident", unsafe.Sizeof(ident{}), 48},
+	} {
+		if c.size > c.max {
+			t.Errorf("%s is %d bytes, more than %d", c.name, c.size, c.max)
+		}
+	}
+}
+
+// TestRegistrationAllocations bounds the allocations that registering a
+// route costs, static and with a wildcard, averaged over a router of 1000
+// routes.
+func TestRegistrationAllocations(t *testing.T) {
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	for _, c := range []struct {
+		name   string
+		suffix string
+		max    float64
+	}{
+		{"static", "", 10},
+		{"param", "/{id}", 15},
+	} {
+		patterns := make([]string, 1000)
+		for i := range patterns {
+			patterns[i] = "GET /api/r" + strconv.Itoa(i) + c.suffix
+		}
+		allocs := testing.AllocsPerRun(3, func() {
+			r := New()
+			for _, p := range patterns {
+				r.Handle(p, h)
+			}
+		}) / float64(len(patterns))
+		t.Logf("%s: %.2f allocations per route", c.name, allocs)
+		if allocs > c.max {
+			t.Errorf("%s: %.2f allocations per route, more than %v", c.name, allocs, c.max)
+		}
+	}
+}
