@@ -1,7 +1,10 @@
 package cairn
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -289,6 +292,67 @@ func TestUUIDOracle(t *testing.T) {
 		b = b[:len(b)-rng.IntN(2)]
 		if got, want := isUUID(string(b)), re.Match(b); got != want {
 			t.Fatalf("isUUID(%q) = %v, want %v", b, got, want)
+		}
+	}
+	// Every byte at every position.
+	for i := range 36 {
+		for c := range 256 {
+			b := []byte("6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+			b[i] = byte(c)
+			if got, want := isUUID(string(b)), re.Match(b); got != want {
+				t.Fatalf("isUUID(%q) = %v, want %v", b, got, want)
+			}
+		}
+	}
+}
+
+// TestIPv4Oracle checks isIPv4 against net/netip, on random strings of
+// digits and dots, and near dotted quads.
+func TestIPv4Oracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	const alphabet = "0123456789.....12/a:x"
+	check := func(s string) {
+		a, err := netip.ParseAddr(s)
+		if got, want := isIPv4(s), err == nil && a.Is4(); got != want {
+			t.Fatalf("isIPv4(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for range 200000 {
+		b := make([]byte, rng.IntN(18))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		check(string(b))
+	}
+	for range 100000 {
+		s := fmt.Sprintf("%d.%d.%d.%d", rng.IntN(300), rng.IntN(300), rng.IntN(1100), rng.IntN(300))
+		b := []byte(s)
+		if rng.IntN(2) == 0 {
+			b[rng.IntN(len(b))] = alphabet[rng.IntN(len(alphabet))]
+		}
+		check(string(b))
+	}
+}
+
+// TestHexBitsOracle checks hexBits against isHexDigit on every byte, at
+// every position of a word, next to every kind of neighbour.
+func TestHexBitsOracle(t *testing.T) {
+	for _, fill := range []byte{'0', 'f', 'F', 0x00, 0x7f, 0x80, 0xff, '/'} {
+		for pos := range 8 {
+			for c := range 256 {
+				b := bytes.Repeat([]byte{fill}, 8)
+				b[pos] = byte(c)
+				got := hexBits(word(string(b), 0))
+				var want uint64
+				for i, x := range b {
+					if isHexDigit(x) {
+						want |= 0x80 << (8 * i)
+					}
+				}
+				if got != want {
+					t.Fatalf("hexBits(%q) = %#x, want %#x", b, got, want)
+				}
+			}
 		}
 	}
 }
