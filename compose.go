@@ -423,14 +423,14 @@ func (r *Router) checkClaims(n *groupNode) ([]*groupNode, error) {
 			continue
 		}
 		segs := n.prefix.segments[:len(n.prefix.segments)-1]
-		if other := r.roots[n.prefix.host].find(segs); other != nil && other.claim() != nil && other.claim() != n {
-			if slices.Equal(other.claim().hops, n.hops) {
+		if other := r.tab.root(n.prefix.host).find(segs); other != nil && other.claim != nil && other.claim != n {
+			if slices.Equal(other.claim.hops, n.hops) {
 				// The same middleware, as for two groups "/v1" made from
 				// one group with middleware: the claim stands for both.
 				continue
 			}
 			return nil, fmt.Errorf("cairn: group %q (made at %s) and group %q (made at %s) both have middleware for the paths below their prefix: "+
-				"register their routes through one group", claimLabel(n), n.loc, claimLabel(other.claim()), other.claim().loc)
+				"register their routes through one group", claimLabel(n), n.loc, claimLabel(other.claim), other.claim.loc)
 		}
 		claims = append(claims, n)
 	}
@@ -444,16 +444,6 @@ func claimLabel(n *groupNode) string {
 
 // addClaim puts the claim of n into r's trees and c's table; r.mu is held.
 func (r *Router) addClaim(c *change, n *groupNode) {
-	host, segs := n.prefix.host, n.prefix.segments[:len(n.prefix.segments)-1]
-	if r.roots == nil {
-		r.roots = map[string]*node{}
-	}
-	root := r.roots[host]
-	if root == nil {
-		root = &node{}
-		r.roots[host] = root
-	}
-	root.descend(segs).more().claim = n
 	n.claimed = true
-	c.addClaim(host, root, segs)
+	c.addClaim(n.prefix.host, n.prefix.segments[:len(n.prefix.segments)-1], n)
 }

@@ -114,20 +114,30 @@ func (r *Router) WriteTree(w io.Writer) error {
 	r.mu.Lock()
 	var b strings.Builder
 	tw := treeWriter{b: &b, inner: inner}
-	for _, host := range sortedKeys(r.roots) {
-		if host == "" {
-			b.WriteString("(any host)")
-		} else {
-			b.WriteString(host)
+	if t := r.tab; t != nil {
+		hosts := []string{""}
+		for h := range t.hosts.all {
+			hosts = append(hosts, h)
 		}
-		tw.writeNode(r.roots[host], "")
+		slices.Sort(hosts)
+		for _, host := range hosts {
+			if host == "" && t.noHost.root.first() == nil {
+				continue
+			}
+			if host == "" {
+				b.WriteString("(any host)")
+			} else {
+				b.WriteString(host)
+			}
+			tw.writeNode(t.root(host), 0, "")
+		}
 	}
 	r.mu.Unlock()
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// A treeWriter writes a registration tree.
+// A treeWriter writes a lookup tree.
 type treeWriter struct {
 	b     *strings.Builder
 	inner map[*mounted]string // the trees of mounted routers
@@ -135,14 +145,16 @@ type treeWriter struct {
 
 // writeNode writes the routes of n, ending its line, then the trees of the
 // routers mounted there and n's children, each line starting with indent.
-func (tw *treeWriter) writeNode(n *node, indent string) {
+// n stands for segments of patterns up to depth.
+func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 	b := tw.b
-	writeRoutes(b, n.routes)
-	if n.claim() != nil {
+	routes := n.leaf.all()
+	writeRoutes(b, routes)
+	if n.claim != nil {
 		b.WriteString(" (group)")
 	}
 	b.WriteByte('\n')
-	for _, rt := range n.routes {
+	for _, rt := range routes {
 		if tree := tw.inner[rt.mount]; tree != "" {
 			for _, line := range strings.SplitAfter(strings.TrimSuffix(tree, "\n"), "\n") {
 				b.WriteString(indent + "  ┆ " + line)
@@ -150,12 +162,12 @@ func (tw *treeWriter) writeNode(n *node, indent string) {
 			b.WriteByte('\n')
 		}
 	}
-	var children []*node
-	for _, k := range sortedKeys(n.lits) {
-		children = append(children, n.lits[k])
+	var children []*lookupNode
+	n.eachLiteral(func(_ string, c *lookupNode) { children = append(children, c) })
+	for _, c := range n.cons {
+		children = append(children, c.node)
 	}
-	children = append(children, n.cons()...)
-	for _, c := range []*node{n.wild, n.multi} {
+	for _, c := range []*lookupNode{n.wild, n.multi} {
 		if c != nil {
 			children = append(children, c)
 		}
@@ -165,8 +177,13 @@ func (tw *treeWriter) writeNode(n *node, indent string) {
 		if i == len(children)-1 {
 			branch, next = "└── ", "    "
 		}
-		b.WriteString(indent + branch + "/" + c.label)
-		tw.writeNode(c, indent+next)
+		// The segment as the first pattern through c wrote it.
+		label := ""
+		if rt := c.first(); rt != nil {
+			label = rt.pat.segments[depth].label()
+		}
+		b.WriteString(indent + branch + "/" + label)
+		tw.writeNode(c, depth+1, indent+next)
 	}
 }
 

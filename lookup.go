@@ -1,8 +1,8 @@
 package cairn
 
 // This file holds the lookup tree that requests are routed with, one per
-// host: a copy of the registration tree (see tree.go) made for fast
-// reading, with the routes of each node gathered by method into a leaf.
+// host, with the routes that end at each node gathered by method into a
+// leaf. Registration reads it too, to find conflicts (see tree.go).
 //
 // A lookup walks the path segment by segment, trying literal children first,
 // then constrained wildcards, then the plain wildcard, then the multi, and
@@ -32,12 +32,13 @@ package cairn
 // tree is published with the table that holds it (see table.go).
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strings"
 )
 
-// lookupNode is a node of the lookup tree. It mirrors a [node].
+// lookupNode is a node of the lookup tree.
 type lookupNode struct {
 	// edit is the change that made the node, the only one that may
 	// modify it (see update.go).
@@ -247,7 +248,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 				c.seq = seq
 				group[k] = &c
 			}
-			vs := &versionSet{versions: group}
+			vs := &versionSet{versions: group, orig: slices.Clone(sorted[i:j])}
 			if rt.version == "" {
 				vs.def, vs.versions = group[0], group[1:]
 			}
@@ -279,6 +280,34 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 		}
 	}
 	return l
+}
+
+// all returns the routes that l was compiled from, in a new slice, in
+// registration order. A nil leaf has none.
+func (l *leaf) all() []*route {
+	if l == nil {
+		return nil
+	}
+	var all []*route
+	for _, rt := range append(l.routes[:len(l.routes):len(l.routes)], l.any) {
+		switch {
+		case rt == nil:
+		case rt.versions != nil:
+			all = append(all, rt.versions.orig...)
+		default:
+			all = append(all, rt)
+		}
+	}
+	slices.SortFunc(all, func(a, b *route) int { return cmp.Compare(a.index, b.index) })
+	return all
+}
+
+// each calls f for every route that l was compiled from, in registration
+// order.
+func (l *leaf) each(f func(*route)) {
+	for _, rt := range l.all() {
+		f(rt)
+	}
 }
 
 // firstByte returns the first byte of s, or 0 if s is empty.

@@ -1,9 +1,9 @@
 package cairn
 
 // This file holds the Router and registration, which parses a pattern,
-// checks it against the patterns it might conflict with, adds it to the
-// registration tree and brings the table that requests are routed with up
-// to date (see update.go). Serving is in serve.go.
+// checks it against the patterns it might conflict with, and adds it to
+// the table that requests are routed with (see update.go). Serving is in
+// serve.go.
 
 import (
 	"errors"
@@ -29,9 +29,8 @@ import (
 // The zero value is an empty Router ready to use, as is the one [New]
 // returns.
 type Router struct {
-	mu          sync.Mutex       // guards the registration state below
-	id          uint64           // the owner of the router's pattern identities; set on first use
-	roots       map[string]*node // registration trees, by host ("" for none)
+	mu          sync.Mutex // guards the registration state below
+	id          uint64     // the owner of the router's pattern identities; set on first use
 	constraints constraintSet
 	routes      []*route          // in registration order
 	patterns    map[string]*route // the first route of each pattern string, for Path
@@ -256,7 +255,7 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 	}
 	p.loc = loc
 	var conflict *ConflictError
-	r.roots[p.host].eachOverlapping(p.segments, func(rt *route) {
+	r.tab.root(p.host).eachOverlapping(p.segments, func(rt *route) {
 		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, g.version, rt) {
 			conflict = newConflictError(p, rt.pat)
 			conflict.addVersions(g.version, rt.version)
@@ -283,14 +282,6 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 // add adds the route for p, which check accepted, registered through g, to
 // r and to c's table; r's lock is held.
 func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted) {
-	if r.roots == nil {
-		r.roots = map[string]*node{}
-	}
-	root := r.roots[p.host]
-	if root == nil {
-		root = &node{}
-		r.roots[p.host] = root
-	}
 	idx := len(r.routes)
 	rt := newRoute(p, h, idx)
 	rt.version, rt.name, rt.pathValues, rt.mount = g.version, g.name, g.pathValues, m
@@ -298,8 +289,6 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 		rt.hops = g.node.hops
 	}
 	rt.r = r
-	n := root.descend(p.segments)
-	n.routes = append(n.routes, rt)
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
@@ -328,7 +317,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 			r.names[rt.name] = rt
 		}
 	}
-	c.addRoutes(p.host, root, p)
+	c.addRoute(rt)
 }
 
 // checkMountNames panics if a route of r uses one of names, the wildcards

@@ -4,10 +4,9 @@ package cairn
 // of every host, the routes by index and the settings, published as one
 // immutable value.
 //
-// Registration changes the router's registration trees under a lock and
-// then makes a new table from the current one (see update.go), which it
-// publishes with an atomic store; a request loads the current table once
-// and never takes a lock.
+// Registration, under the router's lock, makes a new table from the
+// current one (see update.go), which it publishes with an atomic store; a
+// request loads the current table once and never takes a lock.
 
 import (
 	"slices"
@@ -111,6 +110,18 @@ type allowCache struct {
 type allowKey struct {
 	set     methodSet
 	options bool
+}
+
+// root returns the root of the lookup tree of host ("" for patterns
+// without a host), or nil if there is none.
+func (t *table) root(host string) *lookupNode {
+	if host == "" {
+		return t.noHost.root
+	}
+	if ht := t.hosts.get(host); ht != nil {
+		return ht.root
+	}
+	return nil
 }
 
 // anyHost reports whether some pattern has a host.

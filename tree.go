@@ -1,23 +1,20 @@
 package cairn
 
-// This file holds the registration tree, one per host, keyed by path
-// segments, and the routes it holds.
+// This file holds the routes and what registration asks of the lookup
+// tree (see lookup.go): the routes a new pattern might conflict with, and
+// the nodes that groups claim. Registration reads the trees of the
+// router's newest table, under the router's lock; the same trees route
+// requests.
 //
 // Every node stands for a sequence of pattern segments. Its children are
 // literal segments, constrained wildcards (in registration order), one
 // unconstrained wildcard and one multi wildcard; the routes whose patterns
-// end at a node are stored there, at most one per method and version.
+// end at a node are in its leaf, at most one per method and version.
 // Given the patterns "GET /a/b", "POST /a/{x}" and "/a/", the tree is
 //
 //	/ -> "a" -> "b"        GET /a/b
 //	          -> {x}        POST /a/{x}
 //	          -> {...}      /a/
-//
-// The registration tree is changed only under the router's lock. It finds
-// the routes a new pattern might conflict with, and it is what Routes and
-// WriteTree show. Lookups never see it: they walk a lookup tree of the same
-// shape (see lookup.go), which each registration brings up to date along
-// the new pattern's path.
 //
 // A node may also be claimed by a group: the group's middleware then
 // covers the router's own answers (404, 405, OPTIONS, 406, redirects) for
@@ -81,116 +78,15 @@ func (s setting) String() string {
 	return "setting(?)"
 }
 
-// node is a node of the registration tree.
-type node struct {
-	lits   map[string]*node // literal children, by unescaped segment; "/" is {$}
-	wild   *node            // the unconstrained wildcard child
-	multi  *node            // the multi wildcard child
-	routes []*route         // the routes that end here: one per method and version
-	label  string           // the segment as the first pattern through n wrote it
-	// Optimization: what few nodes have is kept apart, so that every node
-	// is four words smaller.
-	rare *rareNode // nil if n has none of its fields
-}
-
-// A rareNode holds the fields of a node that few nodes have.
-type rareNode struct {
-	cons  []*node     // constrained wildcard children, in registration order
-	con   *constraint // the constraint of the node, for a child in cons
-	claim *groupNode  // the group that claims the paths from the node down, if any
-}
-
-// cons returns the constrained wildcard children of n, in registration
-// order.
-func (n *node) cons() []*node {
-	if n.rare == nil {
-		return nil
-	}
-	return n.rare.cons
-}
-
-// con returns the constraint of n, if n is a constrained wildcard child.
-func (n *node) con() *constraint {
-	if n.rare == nil {
-		return nil
-	}
-	return n.rare.con
-}
-
-// claim returns the group that claims the paths from n down, or nil.
-func (n *node) claim() *groupNode {
-	if n.rare == nil {
-		return nil
-	}
-	return n.rare.claim
-}
-
-// more returns the rare fields of n, adding them if needed.
-func (n *node) more() *rareNode {
-	if n.rare == nil {
-		n.rare = &rareNode{}
-	}
-	return n.rare
-}
-
-// descend returns the node for segs below n, creating nodes as needed.
-func (n *node) descend(segs []segment) *node {
-	for _, s := range segs {
-		c := n.child(s)
-		if c.label == "" {
-			c.label = s.label()
-		}
-		n = c
-	}
-	return n
-}
-
-// child returns the child of n for s, creating it if needed.
-func (n *node) child(s segment) *node {
-	switch {
-	case s.kind == segLiteral:
-		if c := n.lits[s.s]; c != nil {
-			return c
-		}
-		if n.lits == nil {
-			n.lits = map[string]*node{}
-		}
-		c := &node{}
-		n.lits[s.s] = c
-		return c
-	case s.kind == segMulti:
-		if n.multi == nil {
-			n.multi = &node{}
-		}
-		return n.multi
-	case s.con == nil:
-		if n.wild == nil {
-			n.wild = &node{}
-		}
-		return n.wild
-	}
-	for _, c := range n.cons() {
-		if c.con().key == s.con.key {
-			return c
-		}
-	}
-	c := &node{rare: &rareNode{con: s.con}}
-	m := n.more()
-	m.cons = append(m.cons, c)
-	return c
-}
-
 // eachOverlapping calls f for every route under n whose path might match a
 // path that segs also matches. It is the candidate set for conflict checks:
 // a superset of the routes that overlap segs, usually a small one.
-func (n *node) eachOverlapping(segs []segment, f func(*route)) {
+func (n *lookupNode) eachOverlapping(segs []segment, f func(*route)) {
 	if n == nil {
 		return
 	}
 	if len(segs) == 0 {
-		for _, rt := range n.routes {
-			f(rt)
-		}
+		n.leaf.each(f)
 		return
 	}
 	s, rest := segs[0], segs[1:]
@@ -198,72 +94,92 @@ func (n *node) eachOverlapping(segs []segment, f func(*route)) {
 		n.each(f)
 		return
 	}
-	if s.kind == segLiteral {
-		n.lits[s.s].eachOverlapping(rest, f)
-	} else {
-		for _, c := range n.lits {
+	switch {
+	case s.kind == segLiteral:
+		n.child(s.s).eachOverlapping(rest, f)
+	case n.litMap != nil:
+		// In any order: the keys are not sorted first.
+		for _, c := range n.litMap.all {
 			c.eachOverlapping(rest, f)
 		}
+	default:
+		for _, l := range n.lits {
+			l.node.eachOverlapping(rest, f)
+		}
 	}
-	for _, c := range n.cons() {
-		c.eachOverlapping(rest, f)
+	for _, c := range n.cons {
+		c.node.eachOverlapping(rest, f)
 	}
 	n.wild.eachOverlapping(rest, f)
 	if n.multi != nil {
-		for _, rt := range n.multi.routes {
-			f(rt)
-		}
+		n.multi.leaf.each(f)
 	}
 }
 
-// each calls f for every route in the tree rooted at n.
-func (n *node) each(f func(*route)) {
+// each calls f for every route in the tree rooted at n, literal children
+// in the order of their keys.
+func (n *lookupNode) each(f func(*route)) {
 	if n == nil {
 		return
 	}
-	for _, rt := range n.routes {
-		f(rt)
-	}
-	for _, k := range sortedKeys(n.lits) {
-		n.lits[k].each(f)
-	}
-	for _, c := range n.cons() {
-		c.each(f)
+	n.leaf.each(f)
+	n.eachLiteral(func(_ string, c *lookupNode) { c.each(f) })
+	for _, c := range n.cons {
+		c.node.each(f)
 	}
 	n.wild.each(f)
 	n.multi.each(f)
 }
 
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
+// eachLiteral calls f for every literal child of n and its key, in the
+// order of the keys.
+func (n *lookupNode) eachLiteral(f func(key string, c *lookupNode)) {
+	if n.litMap == nil {
+		for _, l := range n.lits {
+			f(l.key, l.node)
+		}
+		return
+	}
+	var keys []string
+	for k := range n.litMap.all {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	return keys
+	for _, k := range keys {
+		f(k, n.litMap.get(k))
+	}
+}
+
+// first returns the route under n that was registered first, or nil.
+func (n *lookupNode) first() *route {
+	var first *route
+	n.each(func(rt *route) {
+		if first == nil || rt.index < first.index {
+			first = rt
+		}
+	})
+	return first
 }
 
 // find returns the node for segs below n, or nil if there is none.
-func (n *node) find(segs []segment) *node {
+func (n *lookupNode) find(segs []segment) *lookupNode {
 	for _, s := range segs {
 		if n == nil {
 			return nil
 		}
 		switch {
 		case s.kind == segLiteral:
-			n = n.lits[s.s]
+			n = n.child(s.s)
 		case s.kind == segMulti:
 			n = n.multi
 		case s.con == nil:
 			n = n.wild
 		default:
-			cons := n.cons()
-			i := slices.IndexFunc(cons, func(c *node) bool { return c.con().key == s.con.key })
+			i := slices.IndexFunc(n.cons, func(c conChild) bool { return c.con.key == s.con.key })
 			if i < 0 {
 				return nil
 			}
-			n = cons[i]
+			n = n.cons[i].node
 		}
 	}
 	return n

@@ -3,34 +3,41 @@ package cairn
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// dumpTree renders the registration tree of every host of r, one node a
-// line, children indented under their parent, for golden tests.
+// dumpTree renders the lookup tree of every host of r, one node a line,
+// children indented under their parent, for golden tests.
 func dumpTree(r *Router) string {
 	var b strings.Builder
-	for _, host := range sortedKeys(r.roots) {
+	t := r.current()
+	hosts := []string{""}
+	for h := range t.hosts.all {
+		hosts = append(hosts, h)
+	}
+	slices.Sort(hosts)
+	for _, host := range hosts {
 		fmt.Fprintf(&b, "host %q\n", host)
-		dumpNode(&b, r.roots[host], 1)
+		dumpNode(&b, t.root(host), 1)
 	}
 	return b.String()
 }
 
 // dumpNode writes n's routes and children to b at the given depth.
-func dumpNode(b *strings.Builder, n *node, depth int) {
+func dumpNode(b *strings.Builder, n *lookupNode, depth int) {
 	indent := strings.Repeat("  ", depth)
-	for _, rt := range n.routes {
+	for _, rt := range n.leaf.all() {
 		fmt.Fprintf(b, "%s=> %s\n", indent, rt.pat)
 	}
-	for _, k := range sortedKeys(n.lits) {
+	n.eachLiteral(func(k string, c *lookupNode) {
 		fmt.Fprintf(b, "%s%q\n", indent, k)
-		dumpNode(b, n.lits[k], depth+1)
-	}
-	for _, c := range n.cons() {
-		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con().key)
 		dumpNode(b, c, depth+1)
+	})
+	for _, c := range n.cons {
+		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con.key)
+		dumpNode(b, c.node, depth+1)
 	}
 	if n.wild != nil {
 		fmt.Fprintf(b, "%s{}\n", indent)
@@ -42,7 +49,7 @@ func dumpNode(b *strings.Builder, n *node, depth int) {
 	}
 }
 
-// TestTreeShape pins the registration tree for a small pattern set.
+// TestTreeShape pins the lookup tree for a small pattern set.
 func TestTreeShape(t *testing.T) {
 	r := New()
 	h := http.NotFoundHandler()
@@ -114,7 +121,7 @@ func TestLookupBound(t *testing.T) {
 	if rt := tbl.match("", path, false, &q); rt != nil {
 		t.Fatalf("%s matched %s", path, rt.pat)
 	}
-	size := countNodes(r.roots[""])
+	size := countNodes(tbl.root(""))
 	if q.steps > size {
 		t.Errorf("lookup visited %d nodes, more than the %d in the tree", q.steps, size)
 	}
@@ -129,16 +136,14 @@ func TestLookupBound(t *testing.T) {
 }
 
 // countNodes returns the number of nodes in the tree rooted at n.
-func countNodes(n *node) int {
+func countNodes(n *lookupNode) int {
 	if n == nil {
 		return 0
 	}
 	c := 1
-	for _, k := range n.lits {
-		c += countNodes(k)
-	}
-	for _, k := range n.cons() {
-		c += countNodes(k)
+	n.eachLiteral(func(_ string, k *lookupNode) { c += countNodes(k) })
+	for _, k := range n.cons {
+		c += countNodes(k.node)
 	}
 	return c + countNodes(n.wild) + countNodes(n.multi)
 }

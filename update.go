@@ -99,39 +99,37 @@ func (c *change) methods() *methodIndex {
 	return mi
 }
 
-// addRoutes brings the lookup tree of host up to date with the registration
-// node at the end of segs, whose routes changed, and with the nodes on the
-// way to it.
-func (c *change) addRoutes(host string, root *node, p *pattern) {
-	ht := c.hostTree(host)
-	ht.root = c.update(ht, ht.root, root, p.segments, p.staticPath(), false)
+// addRoute adds rt to the lookup tree of its pattern's host.
+func (c *change) addRoute(rt *route) {
+	p := rt.pat
+	ht := c.hostTree(p.host)
+	ht.root = c.update(ht, ht.root, p.segments, rt, nil, p.staticPath())
 }
 
-// addClaim brings the lookup tree of host up to date with the claim of the
-// registration node at the end of segs.
-func (c *change) addClaim(host string, root *node, segs []segment) {
+// addClaim adds to the lookup tree of host the claim of g on the node at
+// the end of segs.
+func (c *change) addClaim(host string, segs []segment, g *groupNode) {
 	ht := c.hostTree(host)
-	ht.root = c.update(ht, ht.root, root, segs, "", true)
+	ht.root = c.update(ht, ht.root, segs, nil, g, "")
 	c.t.claims = true
 }
 
-// update returns ln, owned by c, brought up to date along segs with the
-// registration node n and its descendants: at the end of segs, with the
-// node's routes, or with its claim if claim is set. If key is not empty,
+// update returns ln, owned by c, with what is added at the end of segs:
+// the route rt, or, if claim is not nil, its claim. If key is not empty,
 // it is the path that segs, all literals, match (see
 // [pattern.staticPath]): the leaf at their end also goes into the host
 // tree's index of static paths.
-func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, key string, claim bool) *lookupNode {
+func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route, claim *groupNode, key string) *lookupNode {
 	ln = c.own(ln)
-	if claim {
+	if claim != nil {
 		ln.claims = true
 	}
 	if len(segs) == 0 {
-		if claim {
-			ln.claim = n.claim()
+		if claim != nil {
+			ln.claim = claim
 			return ln
 		}
-		ln.leaf = compileLeaf(n.routes, c.methods())
+		ln.leaf = compileLeaf(append(ln.leaf.all(), rt), c.methods())
 		// Unclean paths are redirected before they could match.
 		if key != "" && isClean(key) {
 			ht.static.set(key, ln.leaf, c.edit)
@@ -140,23 +138,22 @@ func (c *change) update(ht *hostTree, ln *lookupNode, n *node, segs []segment, k
 		return ln
 	}
 	s, rest := segs[0], segs[1:]
-	cn := n.child(s)
 	switch {
 	case s.kind == segLiteral:
-		ln.setLiteral(c, s.s, c.update(ht, ln.child(s.s), cn, rest, key, claim))
+		ln.setLiteral(c, s.s, c.update(ht, ln.child(s.s), rest, rt, claim, key))
 	case s.kind == segMulti:
-		ln.multi = c.update(ht, ln.multi, cn, rest, "", claim)
+		ln.multi = c.update(ht, ln.multi, rest, rt, claim, "")
 	case s.con == nil:
-		ln.wild = c.update(ht, ln.wild, cn, rest, "", claim)
+		ln.wild = c.update(ht, ln.wild, rest, rt, claim, "")
 	default:
 		i := slices.IndexFunc(ln.cons, func(x conChild) bool { return x.con.key == s.con.key })
 		if i < 0 {
-			// Invariant: constrained children are in registration order in
-			// both trees, so the new one comes last in both.
-			ln.cons = append(ln.cons, conChild{con: cn.con()})
+			// Invariant: constrained children are in registration order,
+			// so a new one comes last.
+			ln.cons = append(ln.cons, conChild{con: s.con})
 			i = len(ln.cons) - 1
 		}
-		ln.cons[i].node = c.update(ht, ln.cons[i].node, cn, rest, "", claim)
+		ln.cons[i].node = c.update(ht, ln.cons[i].node, rest, rt, claim, "")
 	}
 	return ln
 }

@@ -114,6 +114,7 @@ func isVariant(p *pattern, version string, rt *route) bool {
 type versionSet struct {
 	def      *route   // the unversioned route, or nil
 	versions []*route // the versioned routes, sorted by version
+	orig     []*route // the routes as registered, of which def and versions are copies
 }
 
 // find returns the route for version v, or nil.
