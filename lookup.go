@@ -86,6 +86,10 @@ type litChild struct {
 type conChild struct {
 	con  *constraint
 	node *lookupNode
+	// minSeq is at most the seq of every route below node: the index of
+	// the route that made the child, whose index no route registered
+	// later is below. 0 for a child made by a group's claim.
+	minSeq int32
 }
 
 // maxScannedLiterals is the number of literal children above which a
@@ -404,6 +408,11 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 		var first *route
 		long := len(raw) >= memoMinLen
 		for _, c := range n.cons {
+			if first != nil && c.minSeq > first.seq {
+				// Optimization: no route below c comes before first, so
+				// its constraint is not run.
+				continue
+			}
 			// Optimization: the memo's test of length, made once here.
 			if !long && c.con.match(seg) || long && q.memo.remember(c.con, raw, seg, q.escaped) {
 				if rt := c.node.lookup(rest, slash, q); rt != nil && (first == nil || rt.seq < first.seq) {

@@ -150,7 +150,11 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 		if i < 0 {
 			// Invariant: constrained children are in registration order,
 			// so a new one comes last.
-			ln.cons = append(ln.cons, conChild{con: s.con})
+			c := conChild{con: s.con}
+			if rt != nil {
+				c.minSeq = rt.index
+			}
+			ln.cons = append(ln.cons, c)
 			i = len(ln.cons) - 1
 		}
 		ln.cons[i].node = c.update(ht, ln.cons[i].node, rest, rt, claim, "")
