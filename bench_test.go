@@ -343,6 +343,30 @@ func BenchmarkConstraint(b *testing.B) {
 	}
 }
 
+// BenchmarkConstraintRead is the uuid_ipv4 case of BenchmarkConstraint,
+// path values off, with a handler that reads both values with Param.
+func BenchmarkConstraintRead(b *testing.B) {
+	c := constraintBenchRoutes[0]
+	var uuid, ip string
+	router := cairn.New()
+	router.PopulatePathValues(false)
+	for i, r := range constraintBenchRoutes {
+		h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+		if i == 0 {
+			h = func(_ http.ResponseWriter, req *http.Request) {
+				uuid, ip = cairn.Param(req, "uuid"), cairn.Param(req, "ip")
+			}
+		}
+		register(b, router, r.Pattern, h)
+	}
+	req := httptest.NewRequest(c.Method, c.Path, nil)
+	router.ServeHTTP(newNopWriter(), requestCopy(req))
+	if want := c.Path; "/static/"+uuid+"/"+ip != want {
+		b.Fatalf("read uuid %q and ip %q from %s", uuid, ip, want)
+	}
+	benchServe(b, router, req)
+}
+
 // BenchmarkGitHub measures the 203-route GitHub API: "all" serves every
 // route's request once per op (go-http-routing-benchmark's GithubAll),
 // "static" serves GET /user/repos and "param" serves

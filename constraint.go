@@ -198,27 +198,39 @@ func hexBits(x uint64) uint64 {
 // isIPv4 reports whether s is a dotted quad of decimal numbers 0-255, without
 // leading zeros (so "01.2.3.4" is rejected, as net/netip rejects it).
 func isIPv4(s string) bool {
-	// Optimization: one index walks s, without reslicing it.
+	// Optimization: the length is checked first, and each number is read
+	// with its one to three digits unrolled.
+	if len(s) < len("0.0.0.0") || len(s) > len("255.255.255.255") {
+		return false
+	}
 	i := 0
-	for part := 0; part < 4; part++ {
-		if part > 0 {
-			if i >= len(s) || s[i] != '.' {
-				return false
-			}
-			i++
-		}
-		start, n := i, 0
-		for i < len(s) && i-start < 3 {
-			d := s[i] - '0'
-			if d > 9 {
-				break
-			}
-			n = n*10 + int(d)
-			i++
-		}
-		if i == start || n > 255 || i-start > 1 && s[start] == '0' {
+	for part := 0; ; part++ {
+		d := s[i] - '0'
+		if d > 9 {
 			return false
 		}
+		n := uint(d)
+		i++
+		if i < len(s) && s[i]-'0' <= 9 {
+			if n == 0 {
+				return false // a leading zero
+			}
+			n = n*10 + uint(s[i]-'0')
+			i++
+			if i < len(s) && s[i]-'0' <= 9 {
+				n = n*10 + uint(s[i]-'0')
+				i++
+				if n > 255 {
+					return false
+				}
+			}
+		}
+		if part == 3 {
+			return i == len(s)
+		}
+		if i >= len(s)-1 || s[i] != '.' {
+			return false
+		}
+		i++
 	}
-	return i == len(s)
 }
