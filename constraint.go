@@ -82,7 +82,79 @@ func compileConstraint(expr string) (*constraint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid regexp %q: %w", expr, err)
 	}
-	return &constraint{key: "regexp:" + expr, match: re.MatchString}, nil
+	match := re.MatchString
+	if a, ok := asciiRepeatOf(expr); ok {
+		match = a.match
+	}
+	return &constraint{key: "regexp:" + expr, match: match}, nil
+}
+
+// An asciiRepeat matches what a regular expression made of one character
+// class of ASCII characters, repeated, matches: a segment of min to max
+// bytes (max < 0: any number from min), each of them in set. Since every
+// character of the class is one byte, and no byte of a longer UTF-8
+// sequence, nor an invalid byte, is in the class, counting bytes is
+// counting characters.
+//
+// Optimization: [a-z0-9-]+, [A-Z]{3} and \d{4}, the usual shapes of an
+// inline constraint, run as a table lookup per byte instead of a regexp.
+type asciiRepeat struct {
+	set      [256]bool
+	min, max int
+}
+
+// match reports whether s matches a.
+func (a *asciiRepeat) match(s string) bool {
+	if len(s) < a.min || a.max >= 0 && len(s) > a.max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !a.set[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiRepeatOf returns the asciiRepeat that matches what expr matches as
+// a whole, if expr is one character class of ASCII characters (or one
+// ASCII character, case-sensitive), alone or under *, +, ? or {m,n}.
+func asciiRepeatOf(expr string) (*asciiRepeat, bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, false
+	}
+	a := &asciiRepeat{min: 1, max: 1}
+	switch re.Op {
+	case syntax.OpStar:
+		a.min, a.max, re = 0, -1, re.Sub[0]
+	case syntax.OpPlus:
+		a.min, a.max, re = 1, -1, re.Sub[0]
+	case syntax.OpQuest:
+		a.min, a.max, re = 0, 1, re.Sub[0]
+	case syntax.OpRepeat:
+		a.min, a.max, re = re.Min, re.Max, re.Sub[0]
+	}
+	var ranges []rune
+	switch {
+	case re.Op == syntax.OpCharClass:
+		ranges = re.Rune
+	case re.Op == syntax.OpLiteral && len(re.Rune) == 1 && re.Flags&syntax.FoldCase == 0:
+		// (A letter that folds case is left to the regexp: "(?i)k" also
+		// matches the Kelvin sign.)
+		ranges = []rune{re.Rune[0], re.Rune[0]}
+	default:
+		return nil, false
+	}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i] < 0 || ranges[i+1] >= 0x80 {
+			return nil, false
+		}
+		for c := ranges[i]; c <= ranges[i+1]; c++ {
+			a.set[c] = true
+		}
+	}
+	return a, true
 }
 
 // isUint reports whether s is one or more ASCII digits.

@@ -356,3 +356,42 @@ func TestHexBitsOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIRepeatOracle checks the constraints that regular expressions of
+// one repeated ASCII class compile to against the regexps themselves, on
+// random segments that mix the class's bytes with others, multi-byte
+// characters and invalid UTF-8.
+func TestASCIIRepeatOracle(t *testing.T) {
+	exprs := []string{
+		`[A-Z]{3}`, `[a-z0-9-]+`, `\d{4}`, `\d{2,}`, `[a-c]{1,3}`, `x*`, `x?`, `[_\w]+`, `[[:alpha:]]{2}`,
+		`(?i)[a-z]+`, `(?i)k+`, `[^a-z]+`, `.{3}`, `\pL+`, `é+`, `[a-z]+-[0-9]+`, `(ab)+`, `(?:[a-f])+`,
+	}
+	fast := map[string]bool{`[A-Z]{3}`: true, `[a-z0-9-]+`: true, `\d{4}`: true, `\d{2,}`: true, `[a-c]{1,3}`: true, `x*`: true, `x?`: true, `[_\w]+`: true, `[[:alpha:]]{2}`: true, `(?:[a-f])+`: true}
+	pieces := []string{"a", "b", "c", "x", "k", "A", "K", "Z", "0", "9", "-", "_", "é", "\u212a", "\xff", "\x80", "/", " ", ""}
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, expr := range exprs {
+		a, ok := asciiRepeatOf(expr)
+		if ok != fast[expr] {
+			t.Errorf("%s: compiled to a byte table: %v, want %v", expr, ok, fast[expr])
+			continue
+		}
+		c, err := compileConstraint(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(`^(?:` + expr + `)$`)
+		for range 20000 {
+			var b strings.Builder
+			for range rng.IntN(6) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			s := b.String()
+			if got, want := c.match(s), re.MatchString(s); got != want {
+				t.Fatalf("%s on %q: %v, want %v", expr, s, got, want)
+			}
+			if ok && a.match(s) != re.MatchString(s) {
+				t.Fatalf("%s on %q: byte table says %v", expr, s, a.match(s))
+			}
+		}
+	}
+}
