@@ -63,6 +63,14 @@ func (r *Router) reverse(key string, byName bool, params []string) (string, bool
 	if byName {
 		rt = r.names[key]
 	} else {
+		if r.patterns == nil {
+			r.patterns = make(map[string]*route, len(r.routes))
+			for _, x := range r.routes {
+				if r.patterns[x.pat.str] == nil {
+					r.patterns[x.pat.str] = x
+				}
+			}
+		}
 		rt = r.patterns[key]
 	}
 	mounts := slices.Clone(r.mounts)

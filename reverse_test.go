@@ -175,3 +175,23 @@ func TestPathByName(t *testing.T) {
 		t.Errorf("Routes names: %v", names)
 	}
 }
+
+// TestPathByPatternLater checks Path by pattern for routes registered
+// before and after the first such call, and that a pattern registered for
+// two versions builds from the first.
+func TestPathByPatternLater(t *testing.T) {
+	r := cairn.New()
+	h := http.NotFoundHandler()
+	r.Handle("GET /a/{x}", h)
+	r.Version("v2").Handle("GET /a/{x}", h)
+	if got, err := r.Path("GET /a/{x}", "x", "1"); got != "/a/1" || err != nil {
+		t.Errorf("Path before: %q, %v", got, err)
+	}
+	if _, err := r.Path("GET /b/{y}", "y", "2"); err == nil {
+		t.Errorf("Path of a pattern not yet registered: no error")
+	}
+	r.Handle("GET /b/{y}", h)
+	if got, err := r.Path("GET /b/{y}", "y", "2"); got != "/b/2" || err != nil {
+		t.Errorf("Path after: %q, %v", got, err)
+	}
+}

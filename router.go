@@ -32,10 +32,13 @@ type Router struct {
 	mu          sync.Mutex // guards the registration state below
 	id          uint64     // the owner of the router's pattern identities; set on first use
 	constraints constraintSet
-	routes      []*route          // in registration order
-	patterns    map[string]*route // the first route of each pattern string, for Path
-	names       map[string]*route // routes by name
-	mounts      []*mounted        // mounts of Routers, in registration order
+	routes      []*route // in registration order
+	// patterns is the first route of each pattern string, for Path; it is
+	// made by the first Path by pattern, so that a router that never
+	// asks keeps no map.
+	patterns map[string]*route
+	names    map[string]*route // routes by name
+	mounts   []*mounted        // mounts of Routers, in registration order
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
@@ -303,10 +306,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	}
 	r.addIdents(ids...)
 
-	if r.patterns == nil {
-		r.patterns = map[string]*route{}
-	}
-	if r.patterns[p.str] == nil {
+	if r.patterns != nil && r.patterns[p.str] == nil {
 		r.patterns[p.str] = rt
 	}
 	if rt.name != "" {
