@@ -38,8 +38,8 @@ func TestRegistrationAllocations(t *testing.T) {
 		suffix string
 		max    float64
 	}{
-		{"static", "", 10},
-		{"param", "/{id}", 15},
+		{"static", "", 8},
+		{"param", "/{id}", 11},
 	} {
 		patterns := make([]string, 1000)
 		for i := range patterns {
