@@ -216,7 +216,7 @@ func (n *lookupNode) claimFor(p string, escaped bool, m *conMemo) *groupNode {
 			return g
 		}
 	}
-	for _, c := range n.cons {
+	for _, c := range n.constrained() {
 		if m.match(c.con, raw, seg, escaped) {
 			if g := c.node.claimFor(rest, escaped, m); g != nil {
 				return g

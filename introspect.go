@@ -164,7 +164,7 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 	}
 	var children []*lookupNode
 	n.eachLiteral(func(_ string, c *lookupNode) { children = append(children, c) })
-	for _, c := range n.cons {
+	for _, c := range n.constrained() {
 		children = append(children, c.node)
 	}
 	for _, c := range []*lookupNode{n.wild, n.multi} {

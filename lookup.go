@@ -54,7 +54,9 @@ type lookupNode struct {
 	litIndex *[256]uint8
 	litMap   *stringMap[*lookupNode]
 
-	cons  []conChild // in registration order
+	// Optimization: a pointer, nil for most nodes, so that every node is
+	// two words smaller; see constrained.
+	cons  *[]conChild // in registration order
 	wild  *lookupNode
 	multi *lookupNode
 	leaf  *leaf // nil if no route ends here
@@ -76,6 +78,15 @@ type litChild struct {
 	word uint64
 	key  string
 	node *lookupNode
+}
+
+// constrained returns the constrained wildcard children of n, in
+// registration order.
+func (n *lookupNode) constrained() []conChild {
+	if n.cons == nil {
+		return nil
+	}
+	return *n.cons
 }
 
 // A conChild is a constrained wildcard child of a lookupNode and its
@@ -407,7 +418,7 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 	if seg != "/" {
 		var first *route
 		long := len(raw) >= memoMinLen
-		for _, c := range n.cons {
+		for _, c := range n.constrained() {
 			if first != nil && c.minSeq > first.seq {
 				// Optimization: no route below c comes before first, so
 				// its constraint is not run.
@@ -457,7 +468,7 @@ func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet, m *co
 		c.allowed(rest, slash, escaped, acc, m)
 	}
 	if seg != "/" {
-		for _, c := range n.cons {
+		for _, c := range n.constrained() {
 			if m.match(c.con, raw, seg, escaped) {
 				c.node.allowed(rest, slash, escaped, acc, m)
 			}

@@ -133,7 +133,7 @@ func (n *lookupNode) lookupTryAll(p string, q *query) *route {
 	}
 	if seg != "/" {
 		var first *route
-		for _, c := range n.cons {
+		for _, c := range n.constrained() {
 			if c.con.match(seg) {
 				if rt := c.node.lookupTryAll(rest, q); rt != nil && (first == nil || rt.seq < first.seq) {
 					first = rt

@@ -107,7 +107,7 @@ func (n *lookupNode) eachOverlapping(segs []segment, f func(*route)) {
 			l.node.eachOverlapping(rest, f)
 		}
 	}
-	for _, c := range n.cons {
+	for _, c := range n.constrained() {
 		c.node.eachOverlapping(rest, f)
 	}
 	n.wild.eachOverlapping(rest, f)
@@ -124,7 +124,7 @@ func (n *lookupNode) each(f func(*route)) {
 	}
 	n.leaf.each(f)
 	n.eachLiteral(func(_ string, c *lookupNode) { c.each(f) })
-	for _, c := range n.cons {
+	for _, c := range n.constrained() {
 		c.node.each(f)
 	}
 	n.wild.each(f)
@@ -175,11 +175,12 @@ func (n *lookupNode) find(segs []segment) *lookupNode {
 		case s.con == nil:
 			n = n.wild
 		default:
-			i := slices.IndexFunc(n.cons, func(c conChild) bool { return c.con.key == s.con.key })
+			cons := n.constrained()
+			i := slices.IndexFunc(cons, func(c conChild) bool { return c.con.key == s.con.key })
 			if i < 0 {
 				return nil
 			}
-			n = n.cons[i].node
+			n = cons[i].node
 		}
 	}
 	return n

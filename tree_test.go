@@ -35,7 +35,7 @@ func dumpNode(b *strings.Builder, n *lookupNode, depth int) {
 		fmt.Fprintf(b, "%s%q\n", indent, k)
 		dumpNode(b, c, depth+1)
 	})
-	for _, c := range n.cons {
+	for _, c := range n.constrained() {
 		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con.key)
 		dumpNode(b, c.node, depth+1)
 	}
@@ -142,7 +142,7 @@ func countNodes(n *lookupNode) int {
 	}
 	c := 1
 	n.eachLiteral(func(_ string, k *lookupNode) { c += countNodes(k) })
-	for _, k := range n.cons {
+	for _, k := range n.constrained() {
 		c += countNodes(k.node)
 	}
 	return c + countNodes(n.wild) + countNodes(n.multi)

@@ -45,7 +45,10 @@ func (c *change) own(n *lookupNode) *lookupNode {
 	m := *n
 	m.edit = c.edit
 	m.lits = slices.Clone(n.lits)
-	m.cons = slices.Clone(n.cons)
+	if n.cons != nil {
+		cons := slices.Clone(*n.cons)
+		m.cons = &cons
+	}
 	if n.litIndex != nil {
 		idx := *n.litIndex
 		m.litIndex = &idx
@@ -146,18 +149,20 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 	case s.con == nil:
 		ln.wild = c.update(ht, ln.wild, rest, rt, claim, "")
 	default:
-		i := slices.IndexFunc(ln.cons, func(x conChild) bool { return x.con.key == s.con.key })
+		cons := ln.constrained()
+		i := slices.IndexFunc(cons, func(x conChild) bool { return x.con.key == s.con.key })
 		if i < 0 {
 			// Invariant: constrained children are in registration order,
 			// so a new one comes last.
-			c := conChild{con: s.con}
+			child := conChild{con: s.con}
 			if rt != nil {
-				c.minSeq = rt.index
+				child.minSeq = rt.index
 			}
-			ln.cons = append(ln.cons, c)
-			i = len(ln.cons) - 1
+			cons = append(cons, child)
+			ln.cons = &cons
+			i = len(cons) - 1
 		}
-		ln.cons[i].node = c.update(ht, ln.cons[i].node, rest, rt, claim, "")
+		cons[i].node = c.update(ht, cons[i].node, rest, rt, claim, "")
 	}
 	return ln
 }

@@ -88,7 +88,7 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 		fmt.Fprintf(b, "%s%q\n", indent, k)
 		dumpLookupNode(b, children[i], depth+1)
 	}
-	for _, c := range n.cons {
+	for _, c := range n.constrained() {
 		fmt.Fprintf(b, "%s{:%s}\n", indent, c.con.key)
 		dumpLookupNode(b, c.node, depth+1)
 	}

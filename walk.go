@@ -84,11 +84,11 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		if c != nil {
 			q.steps++
-			alt = alt || multi || len(n.cons) > 0 || n.wild != nil
+			alt = alt || multi || n.cons != nil || n.wild != nil
 			n, p = c, rest
 			continue
 		}
-		if len(n.cons) > 0 {
+		if n.cons != nil {
 			// Below here lookup decides (and counts n as a step); if it
 			// finds nothing, lookup may back up above.
 			rt := n.lookup(p, false, q)
