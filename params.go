@@ -130,49 +130,103 @@ func lookupValue(pat, p, name string) (string, bool) {
 
 // segmentAt returns the raw segment at index idx of path p, or with multi
 // the rest of the path from that segment on.
+//
+// Optimization: one pass over p finds both slashes around the segment,
+// eight bytes at a time (see slashMask), where a search for the first and
+// then strings.IndexByte for the second would pay for a call to find a
+// segment a few bytes long.
 func segmentAt(p string, idx int, multi bool) (string, bool) {
 	if p == "" || p[0] != '/' {
 		return "", false
 	}
-	// Segment idx starts after the '/' with index idx, counting from 0.
-	i := nthSlash(p, idx)
-	if i < 0 {
+	// Invariant: k is the number of slashes still to pass before the one
+	// that starts segment idx; once that one is found, at start, k is -1
+	// and the next slash ends the segment.
+	k, start := idx, 0
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		for m := slashMask(word(p, i)); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)/8
+			if k < 0 {
+				return p[start:j], true
+			}
+			if k == 0 {
+				if multi {
+					return p[j+1:], true
+				}
+				start = j + 1
+			}
+			k--
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		if k < 0 {
+			return p[start:i], true
+		}
+		if k == 0 {
+			if multi {
+				return p[i+1:], true
+			}
+			start = i + 1
+		}
+		k--
+	}
+	if k >= 0 {
 		return "", false
 	}
-	p = p[i+1:]
-	if multi {
-		return p, true
-	}
-	if j := strings.IndexByte(p, '/'); j >= 0 {
-		return p[:j], true
-	}
-	return p, true
+	return p[start:], true
 }
 
 // segmentFromEnd returns the raw segment of path p that has k segments
 // after it.
+//
+// Optimization: as segmentAt, one pass from the end finds both slashes
+// around the segment, where strings.LastIndexByte would look at one byte
+// at a time.
 func segmentFromEnd(p string, k int) (string, bool) {
-	// Optimization: always nthSlashFromEnd, since strings.LastIndexByte
-	// looks at one byte at a time.
+	// Invariant: k is the number of slashes still to pass before the one
+	// that ends the segment; once that one is found, at end, k is -1 and
+	// the next slash, going back, starts the segment.
 	end := len(p)
-	if k > 0 {
-		// The segment ends at the k-th '/' from the end.
-		if end = nthSlashFromEnd(p, k-1); end < 0 {
-			return "", false
+	k--
+	i := len(p)
+	for ; i >= 8; i -= 8 {
+		for m := slashMask(word(p, i-8)); m != 0; {
+			top := 63 - bits.LeadingZeros64(m)
+			j := i - 8 + top/8
+			if k < 0 {
+				return p[j+1 : end], true
+			}
+			if k == 0 {
+				end = j
+			}
+			k--
+			m &^= 1 << top
 		}
 	}
-	j := nthSlashFromEnd(p[:end], 0)
-	if j < 0 {
-		return "", false
+	for i--; i >= 0; i-- {
+		if p[i] != '/' {
+			continue
+		}
+		if k < 0 {
+			return p[i+1 : end], true
+		}
+		if k == 0 {
+			end = i
+		}
+		k--
 	}
-	return p[j+1 : end], true
+	return "", false
 }
 
-// Optimization: nthSlash and nthSlashFromEnd count the slashes of a path
+// Optimization: segmentAt and segmentFromEnd count the slashes of a path
 // eight bytes at a time. For each word they compute a mask with the high
 // bit set in exactly the bytes that are '/', and count its bits down to
-// the slash wanted. A value among twenty segments is found in a few words
-// instead of one IndexByte call per segment.
+// the slashes wanted. A value among twenty segments is found in a few
+// words instead of one IndexByte call per segment.
 
 const (
 	slashes = 0x2f2f2f2f2f2f2f2f // '/' in every byte
@@ -195,54 +249,6 @@ func word(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// nthSlash returns the index of the '/' of p that has k others before it,
-// or -1 if p has no more than k.
-func nthSlash(p string, k int) int {
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		for m := slashMask(word(p, i)); m != 0; m &= m - 1 {
-			if k == 0 {
-				return i + bits.TrailingZeros64(m)/8
-			}
-			k--
-		}
-	}
-	for ; i < len(p); i++ {
-		if p[i] == '/' {
-			if k == 0 {
-				return i
-			}
-			k--
-		}
-	}
-	return -1
-}
-
-// nthSlashFromEnd returns the index of the '/' of p that has k others
-// after it, or -1 if p has no more than k.
-func nthSlashFromEnd(p string, k int) int {
-	i := len(p)
-	for ; i >= 8; i -= 8 {
-		for m := slashMask(word(p, i-8)); m != 0; {
-			top := 63 - bits.LeadingZeros64(m)
-			if k == 0 {
-				return i - 8 + top/8
-			}
-			k--
-			m &^= 1 << top
-		}
-	}
-	for i--; i >= 0; i-- {
-		if p[i] == '/' {
-			if k == 0 {
-				return i
-			}
-			k--
-		}
-	}
-	return -1
 }
 
 // plausibleName reports whether name could be a wildcard name: it is not
