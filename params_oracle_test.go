@@ -91,6 +91,26 @@ func TestSegmentOracle(t *testing.T) {
 	}
 }
 
+// TestNextSegmentOracle checks nextSegment against cutting the path at
+// its second slash, on random paths that start with one.
+func TestNextSegmentOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 50000 {
+		p := "/" + randomPath(rng, 30)
+		seg, rest := nextSegment(p)
+		wantSeg, wantRest := p[1:], ""
+		if i := strings.IndexByte(p[1:], '/'); i >= 0 {
+			wantSeg, wantRest = p[1:1+i], p[1+i:]
+		}
+		if p == "/" {
+			wantSeg = "/"
+		}
+		if seg != wantSeg || rest != wantRest {
+			t.Fatalf("nextSegment(%q) = %q, %q; want %q, %q", p, seg, rest, wantSeg, wantRest)
+		}
+	}
+}
+
 // TestNameIndexOracle checks layout.position, with its perfect hash,
 // against comparing the names in turn, for random sets of names and
 // random names to look up.

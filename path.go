@@ -5,6 +5,7 @@ package cairn
 // form.
 
 import (
+	"math/bits"
 	"net/url"
 	"path"
 	"strings"
@@ -244,8 +245,24 @@ func nextSegment(p string) (seg, rest string) {
 		return "/", ""
 	}
 	p = p[1:]
-	if i := strings.IndexByte(p, '/'); i >= 0 {
+	// Optimization: most segments are short. The first eight bytes are
+	// searched as one word (see slashMask), a shorter path byte by byte,
+	// and only the rest of a long segment with strings.IndexByte, whose
+	// call costs more than the search of a few bytes.
+	if len(p) < 8 {
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' {
+				return p[:i], p[i:]
+			}
+		}
+		return p, ""
+	}
+	if m := slashMask(word(p, 0)); m != 0 {
+		i := bits.TrailingZeros64(m) / 8
 		return p[:i], p[i:]
+	}
+	if i := strings.IndexByte(p[8:], '/'); i >= 0 {
+		return p[:8+i], p[8+i:]
 	}
 	return p, ""
 }
