@@ -143,7 +143,7 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		}
 		// SlashServe: the request is served as the other form, by its
 		// route or by the router's answer for it.
-		q.path, q.varies = short, q.varies || sq.varies
+		q.path, q.varies, q.staticMiss = short, q.varies || sq.varies, false
 		switch {
 		case srt != nil:
 			return verdict{kind: verdictServe, rt: srt, serveAs: target}

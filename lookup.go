@@ -140,17 +140,23 @@ func (l *leaf) route(q *query) *route {
 		return l.routeVersioned(q)
 	}
 	if q.verb != 0 {
-		if i := l.byVerb[q.verb-1]; i != 0 {
-			return l.routes[i-1]
-		}
-	} else {
-		for _, rt := range l.routes {
-			if rt.pat.method == q.method {
-				return rt
-			}
+		return l.routeVerb(q.verb)
+	}
+	for _, rt := range l.routes {
+		if rt.pat.method == q.method {
+			return rt
 		}
 	}
-	if q.verb == verbHead && l.get != nil {
+	return l.any
+}
+
+// routeVerb is route for a leaf without versions and a request whose
+// method has verb v, not 0.
+func (l *leaf) routeVerb(v verb) *route {
+	if i := l.byVerb[v-1]; i != 0 {
+		return l.routes[i-1]
+	}
+	if v == verbHead && l.get != nil {
 		return l.get
 	}
 	return l.any
@@ -368,6 +374,11 @@ type query struct {
 	checkClean bool   // stop at an empty, "." or ".." segment
 	unclean    bool   // set when checkClean found such a segment
 	steps      int    // nodes visited, to check the cost bound in tests
+	// staticMiss is set when table.staticRoute found no route for the
+	// path and method in the static index, so that match need not look
+	// there again. It is set only for a router without host patterns,
+	// and only for the query of the request's own path.
+	staticMiss bool
 
 	// For routes with versions: the request and how it chooses a version;
 	// whether a route with versions was considered (so the answer depends

@@ -377,3 +377,69 @@ func TestEmptySegment(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticRoutes checks the requests for static routes that the router
+// serves before it makes a full query, against what the full lookup
+// decides: with middleware after routing and in groups, versions, methods
+// without a route at the path, extension methods, escaped paths and a
+// wildcard sibling.
+func TestStaticRoutes(t *testing.T) {
+	mark := func(name string) cairn.Middleware {
+		return func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Add("X-Through", name)
+				next.ServeHTTP(w, r)
+			})
+		}
+	}
+	report := func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("X-Pattern", req.Pattern)
+		w.Header().Set("X-Version", cairn.RouteVersion(req))
+	}
+	plain := cairn.New()
+	for _, p := range []string{"GET /a", "POST /a", "/any/x", "PROPFIND /dav", "PUT /{x}", "GET /a/b"} {
+		plain.HandleFunc(p, report)
+	}
+	plain.Group("/g", mark("group")).HandleFunc("GET /x", report)
+	plain.Version("v2").HandleFunc("GET /v", report)
+	plain.HandleFunc("GET /v", report)
+
+	after := cairn.New()
+	after.HandleFunc("GET /a", report)
+	after.Use(mark("after"))
+
+	for _, tt := range []struct {
+		router          *cairn.Router
+		method, target  string
+		code            int
+		pattern, marks  string
+		accept, version string
+	}{
+		{plain, "GET", "/a", 200, "GET /a", "", "", ""},
+		{plain, "HEAD", "/a", 200, "GET /a", "", "", ""},
+		{plain, "POST", "/a", 200, "POST /a", "", "", ""},
+		{plain, "PUT", "/a", 200, "PUT /{x}", "", "", ""},
+		{plain, "DELETE", "/a", 405, "", "", "", ""},
+		{plain, "DELETE", "/any/x", 200, "/any/x", "", "", ""},
+		{plain, "PROPFIND", "/dav", 200, "PROPFIND /dav", "", "", ""},
+		{plain, "GET", "/%61", 200, "GET /a", "", "", ""},
+		{plain, "GET", "/a/%62", 200, "GET /a/b", "", "", ""},
+		{plain, "GET", "/g/x", 200, "GET /g/x", "group", "", ""},
+		{plain, "GET", "/v", 200, "GET /v", "", "", ""},
+		{plain, "GET", "/v", 200, "GET /v", "", "application/vnd.test.v2+json", "v2"},
+		{after, "GET", "/a", 200, "GET /a", "after", "", ""},
+		{after, "GET", "/b", 404, "", "after", "", ""},
+	} {
+		req := httptest.NewRequest(tt.method, tt.target, nil)
+		if tt.accept != "" {
+			req.Header.Set("Accept", tt.accept)
+		}
+		w := httptest.NewRecorder()
+		tt.router.ServeHTTP(w, req)
+		got := fmt.Sprintf("%d %q %q %q", w.Code, w.Header().Get("X-Pattern"), strings.Join(w.Header().Values("X-Through"), ","), w.Header().Get("X-Version"))
+		want := fmt.Sprintf("%d %q %q %q", tt.code, tt.pattern, tt.marks, tt.version)
+		if got != want {
+			t.Errorf("%s %s (Accept %q): got %s, want %s", tt.method, tt.target, tt.accept, got, want)
+		}
+	}
+}

@@ -46,7 +46,30 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
-	var q query
+	// miss is set when the static index is known to hold no route for
+	// the request.
+	miss := false
+	if u := req.URL; t.hostLens == 0 && u.RawPath == "" {
+		if t.noHost.staticLens&lenBit(len(u.Path)) == 0 {
+			miss = true
+		} else {
+			var rt *route
+			if rt, miss = t.noHost.staticRoute(req.Method, u.Path); rt != nil && rt.mount == nil && len(t.cfg.post) == 0 {
+				// Optimization: the most common request of all, for a
+				// static route of a router without host patterns, is
+				// served without a query; see staticRoute. Its pattern
+				// has no wildcard, so there are no path values to set.
+				req.Pattern = rt.pat.str
+				if len(rt.hops) == 0 {
+					rt.handler.ServeHTTP(w, req)
+					return
+				}
+				rt.hops[0].entry.ServeHTTP(w, req)
+				return
+			}
+		}
+	}
+	q := query{staticMiss: miss}
 	var v verdict
 	if req.Method == http.MethodConnect {
 		v = t.decideConnect(req, &q)

@@ -140,9 +140,38 @@ func (t *table) match(host, p string, slash bool, q *query) *route {
 	return t.noHost.match(p, slash, q)
 }
 
+// staticRoute returns the route that serves a request with method m and
+// path p as it is, if that is a route of ht's static index; p is the
+// request's path, without escapes, and ht is the tree of a router without
+// host patterns. It returns nil if only the full lookup can tell, with miss
+// set if the static index has no route for p and m, so that the lookup
+// need not look again.
+//
+// Optimization: this is what hostTree.match does first, for the requests
+// that need nothing else. Invariant: a route it returns is the one lookup
+// returns, and the request is served as it is: p is a key of the static
+// index, so it starts with '/' and is exactly the path of a pattern made of
+// literals, which no multi wildcard ends; the leaf has no versions, so the
+// route does not depend on the request's Accept header.
+func (ht *hostTree) staticRoute(m, p string) (rt *route, miss bool) {
+	v := verbOf(m)
+	if v == 0 {
+		return nil, false
+	}
+	l := ht.static.get(p)
+	if l == nil {
+		return nil, true
+	}
+	if l.versioned {
+		return nil, false
+	}
+	rt = l.routeVerb(v)
+	return rt, rt == nil
+}
+
 // match returns the route of ht for path p and q, or nil.
 func (ht *hostTree) match(p string, slash bool, q *query) *route {
-	if !slash && ht.staticLens&lenBit(len(p)) != 0 && (!q.escaped || strings.IndexByte(p, '%') < 0) {
+	if !slash && !q.staticMiss && ht.staticLens&lenBit(len(p)) != 0 && (!q.escaped || strings.IndexByte(p, '%') < 0) {
 		if l := ht.static.get(p); l != nil {
 			if rt := l.route(q); rt != nil {
 				return rt
