@@ -68,21 +68,27 @@ func (t *table) decide(req *http.Request, q *query) verdict {
 	if req.Method == http.MethodConnect {
 		return t.decideConnect(req, q)
 	}
-	rt := t.lookup(req, q)
+	rt := t.lookup(req, t.requestHost(req), q)
 	if rt != nil && !rt.multi && !q.unclean {
 		return verdict{kind: verdictServe, rt: rt}
 	}
 	return t.decideSlow(req, rt, q)
 }
 
-// lookup fills in q for req, which is not a CONNECT request, and returns
-// the route it finds, if any.
-func (t *table) lookup(req *http.Request, q *query) *route {
-	host := ""
+// requestHost returns the host of req that patterns are matched with, or
+// "" if t has no host patterns.
+func (t *table) requestHost(req *http.Request) string {
 	if t.anyHost() {
 		// Optimization: only routers with host patterns look at the host.
-		host = stripHostPort(req.Host)
+		return stripHostPort(req.Host)
 	}
+	return ""
+}
+
+// lookup fills in q for req, which is not a CONNECT request and whose
+// host is host, as requestHost gives it, and returns the route it finds,
+// if any.
+func (t *table) lookup(req *http.Request, host string, q *query) *route {
 	p, escaped := requestPath(req.URL)
 	q.method, q.verb, q.host, q.path, q.escaped, q.checkClean = req.Method, verbOf(req.Method), host, p, escaped, true
 	q.req, q.versioning = req, t.cfg.versioning

@@ -376,8 +376,9 @@ type query struct {
 	steps      int    // nodes visited, to check the cost bound in tests
 	// staticMiss is set when table.staticRoute found no route for the
 	// path and method in the static index, so that match need not look
-	// there again. It is set only for a router without host patterns,
-	// and only for the query of the request's own path.
+	// there again. It is set only for the query of the request's own
+	// path, when no host pattern of the router can have its host (so
+	// that only the tree of patterns without a host is looked in).
 	staticMiss bool
 
 	// For routes with versions: the request and how it chooses a version;

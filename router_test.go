@@ -404,6 +404,11 @@ func TestStaticRoutes(t *testing.T) {
 	plain.Version("v2").HandleFunc("GET /v", report)
 	plain.HandleFunc("GET /v", report)
 
+	hosted := cairn.New()
+	hosted.HandleFunc("GET /a", report)
+	hosted.HandleFunc("GET api.example.com/a", report)
+	hosted.HandleFunc("GET www.example.com/{x}", report)
+
 	after := cairn.New()
 	after.HandleFunc("GET /a", report)
 	after.Use(mark("after"))
@@ -427,6 +432,11 @@ func TestStaticRoutes(t *testing.T) {
 		{plain, "GET", "/g/x", 200, "GET /g/x", "group", "", ""},
 		{plain, "GET", "/v", 200, "GET /v", "", "", ""},
 		{plain, "GET", "/v", 200, "GET /v", "", "application/vnd.test.v2+json", "v2"},
+		{hosted, "GET", "http://api.example.com/a", 200, "GET api.example.com/a", "", "", ""},
+		{hosted, "GET", "http://api.example.com:8080/a", 200, "GET api.example.com/a", "", "", ""},
+		{hosted, "GET", "http://www.example.com/a", 200, "GET www.example.com/{x}", "", "", ""},
+		{hosted, "GET", "http://example.com/a", 200, "GET /a", "", "", ""},
+		{hosted, "GET", "http://example.org:1/a", 200, "GET /a", "", "", ""},
 		{after, "GET", "/a", 200, "GET /a", "after", "", ""},
 		{after, "GET", "/b", 404, "", "after", "", ""},
 	} {

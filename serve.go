@@ -47,16 +47,18 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	// miss is set when the static index is known to hold no route for
-	// the request.
+	// the request. A router with host patterns takes this path only for
+	// requests whose host no host pattern can have.
 	miss := false
-	if u := req.URL; t.hostLens == 0 && u.RawPath == "" {
+	host := t.requestHost(req)
+	if u := req.URL; u.RawPath == "" && t.hostLens&lenBit(len(host)) == 0 {
 		if t.noHost.staticLens&lenBit(len(u.Path)) == 0 {
 			miss = true
 		} else {
 			var rt *route
 			if rt, miss = t.noHost.staticRoute(req.Method, u.Path); rt != nil && rt.mount == nil && len(t.cfg.post) == 0 {
 				// Optimization: the most common request of all, for a
-				// static route of a router without host patterns, is
+				// static route that no host pattern can take over, is
 				// served without a query; see staticRoute. Its pattern
 				// has no wildcard, so there are no path values to set.
 				req.Pattern = rt.pat.str
@@ -73,7 +75,7 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 	var v verdict
 	if req.Method == http.MethodConnect {
 		v = t.decideConnect(req, &q)
-	} else if rt := t.lookup(req, &q); rt != nil && !rt.multi && !q.unclean {
+	} else if rt := t.lookup(req, host, &q); rt != nil && !rt.multi && !q.unclean {
 		// Optimization: the common case, a route that serves the request
 		// as it is, is decided and served here, without a verdict.
 		if q.varies {

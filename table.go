@@ -142,10 +142,11 @@ func (t *table) match(host, p string, slash bool, q *query) *route {
 
 // staticRoute returns the route that serves a request with method m and
 // path p as it is, if that is a route of ht's static index; p is the
-// request's path, without escapes, and ht is the tree of a router without
-// host patterns. It returns nil if only the full lookup can tell, with miss
-// set if the static index has no route for p and m, so that the lookup
-// need not look again.
+// request's path, without escapes, and ht is the tree of patterns without
+// a host, for a request whose host no host pattern of the router has. It
+// returns nil if only the full lookup can tell, with miss set if the
+// static index has no route for p and m, so that the lookup need not look
+// again.
 //
 // Optimization: this is what hostTree.match does first, for the requests
 // that need nothing else. Invariant: a route it returns is the one lookup
