@@ -72,37 +72,48 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	q := query{staticMiss: miss}
-	var v verdict
-	if req.Method == http.MethodConnect {
-		v = t.decideConnect(req, &q)
-	} else if rt := t.lookup(req, host, &q); rt != nil && !rt.multi && !q.unclean {
-		// Optimization: the common case, a route that serves the request
-		// as it is, is decided and served here, without a verdict.
-		if q.varies {
-			t.cfg.versioning.addVary(w.Header())
-		}
-		if rt.mount == nil && len(t.cfg.post) == 0 {
-			req.Pattern = rt.pat.str
-			if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
-				setPathValues(req, rt.pat, q.path, q.escaped)
+	var rt *route
+	if req.Method != http.MethodConnect {
+		if rt = t.lookup(req, host, &q); rt != nil && !rt.multi && !q.unclean {
+			// Optimization: the common case, a route that serves the
+			// request as it is, is decided and served here, without a
+			// verdict.
+			if q.varies {
+				t.cfg.versioning.addVary(w.Header())
 			}
-			if len(rt.hops) == 0 {
-				rt.handler.ServeHTTP(w, req)
+			if rt.mount == nil && len(t.cfg.post) == 0 {
+				req.Pattern = rt.pat.str
+				if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
+					setPathValues(req, rt.pat, q.path, q.escaped)
+				}
+				if len(rt.hops) == 0 {
+					rt.handler.ServeHTTP(w, req)
+					return
+				}
+				rt.hops[0].entry.ServeHTTP(w, req)
 				return
 			}
-			rt.hops[0].entry.ServeHTTP(w, req)
+			r.serveVerdict(t, w, req, &verdict{rt: rt}, &q)
 			return
 		}
-		v.rt = rt
-		r.serveVerdict(t, w, req, &v, &q)
-		return
+	}
+	r.decide(t, w, req, rt, &q)
+}
+
+// decide decides what to do with req, for which lookup found rt, described
+// by q, when that is not simply to serve rt, and does it; for a CONNECT
+// request, which lookup does not see, rt is nil and q empty.
+func (r *Router) decide(t *table, w http.ResponseWriter, req *http.Request, rt *route, q *query) {
+	var v verdict
+	if req.Method == http.MethodConnect {
+		v = t.decideConnect(req, q)
 	} else {
-		v = t.decideSlow(req, rt, &q)
+		v = t.decideSlow(req, rt, q)
 	}
 	if q.varies {
 		t.cfg.versioning.addVary(w.Header())
 	}
-	r.serveVerdict(t, w, req, &v, &q)
+	r.serveVerdict(t, w, req, &v, q)
 }
 
 // serveVerdict marks req with what the router decided for it, v, which q
