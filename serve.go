@@ -97,13 +97,13 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
-	r.decide(t, w, req, rt, &q)
+	r.decideAndServe(t, w, req, rt, &q)
 }
 
-// decide decides what to do with req, for which lookup found rt, described
-// by q, when that is not simply to serve rt, and does it; for a CONNECT
-// request, which lookup does not see, rt is nil and q empty.
-func (r *Router) decide(t *table, w http.ResponseWriter, req *http.Request, rt *route, q *query) {
+// decideAndServe decides what to do with req, for which lookup found rt,
+// described by q, when that is not simply to serve rt, and does it; for a
+// CONNECT request, which lookup does not see, rt is nil and q empty.
+func (r *Router) decideAndServe(t *table, w http.ResponseWriter, req *http.Request, rt *route, q *query) {
 	var v verdict
 	if req.Method == http.MethodConnect {
 		v = t.decideConnect(req, q)
