@@ -59,10 +59,10 @@ func Param(r *http.Request, name string) string {
 	p, escaped := requestPath(r.URL)
 	var v string
 	var ok bool
-	if !l.tail && idx >= l.nsegs/2 {
+	if nsegs := int(l.nsegs); !l.tail && idx >= nsegs/2 {
 		// Optimization: the path has exactly nsegs segments, and this
 		// one is closer to the end.
-		v, ok = segmentFromEnd(p, l.nsegs-1-idx)
+		v, ok = segmentFromEnd(p, nsegs-1-idx)
 	} else {
 		v, ok = segmentAt(p, idx, l.multi && i == len(l.names)-1)
 	}
