@@ -121,7 +121,7 @@ func (r *Router) WriteTree(w io.Writer) error {
 		}
 		slices.Sort(hosts)
 		for _, host := range hosts {
-			if host == "" && t.noHost.root.first() == nil {
+			if root := t.noHost.root; host == "" && root.first() == nil && !root.claims {
 				continue
 			}
 			if host == "" {
@@ -177,12 +177,7 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 		if i == len(children)-1 {
 			branch, next = "└── ", "    "
 		}
-		// The segment as the first pattern through c wrote it.
-		label := ""
-		if rt := c.first(); rt != nil {
-			label = rt.pat.segments[depth].label()
-		}
-		b.WriteString(indent + branch + "/" + label)
+		b.WriteString(indent + branch + "/" + c.label(depth))
 		tw.writeNode(c, depth+1, indent+next)
 	}
 }

@@ -195,3 +195,51 @@ func TestPathByPatternLater(t *testing.T) {
 		t.Errorf("Path after: %q, %v", got, err)
 	}
 }
+
+// TestWriteTreeLabels checks the labels of nodes whose first route does
+// not name their segment, or that only a group's claim made.
+func TestWriteTreeLabels(t *testing.T) {
+	h := func(http.ResponseWriter, *http.Request) {}
+	mw := func(next http.Handler) http.Handler { return next }
+	for _, tt := range []struct {
+		name  string
+		setup func(r *cairn.Router)
+		want  string
+	}{{
+		name: "trailing slash first",
+		setup: func(r *cairn.Router) {
+			r.HandleFunc("PUT /files/", h)
+			r.HandleFunc("GET /files/{path...}", h)
+		},
+		want: "(any host)\n└── /files\n    └── /{path...}  GET  PUT\n",
+	}, {
+		name: "claim with routes of another host",
+		setup: func(r *cairn.Router) {
+			r.HandleFunc("GET /x", h)
+			r.Group("/api", mw).HandleFunc("GET a.com/y", h)
+		},
+		want: "(any host)\n├── /api (group)\n└── /x  GET\na.com\n└── /api\n    └── /y  GET (1 middleware)\n",
+	}, {
+		name: "claim alone in the tree without a host",
+		setup: func(r *cairn.Router) {
+			r.Group("/api", mw).HandleFunc("GET a.com/y", h)
+		},
+		want: "(any host)\n└── /api (group)\na.com\n└── /api\n    └── /y  GET (1 middleware)\n",
+	}, {
+		name: "claim below a constrained wildcard",
+		setup: func(r *cairn.Router) {
+			r.Group("/b/{x:int}", mw).HandleFunc("GET a.com/y", h)
+		},
+		want: "(any host)\n└── /b\n    └── /{x:int} (group)\na.com\n└── /b\n    └── /{x:int}\n        └── /y  GET (1 middleware)\n",
+	}} {
+		r := cairn.New()
+		tt.setup(r)
+		var b strings.Builder
+		if err := r.WriteTree(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); got != tt.want {
+			t.Errorf("%s: WriteTree:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		}
+	}
+}

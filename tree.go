@@ -161,6 +161,57 @@ func (n *lookupNode) first() *route {
 	return first
 }
 
+// label returns the segment at depth of the patterns through n, n a child
+// at that depth, as the first registered pattern that names it writes it:
+// a trailing slash ("" for "/files/") gives way to a later
+// "/files/{path...}". A node that only a group's claim made (a group's
+// prefix, with routes under another host or none yet) takes its label
+// from the claim's prefix.
+func (n *lookupNode) label(depth int) string {
+	var first *route
+	n.each(func(rt *route) {
+		if rt.pat.segments[depth].label() != "" && (first == nil || rt.index < first.index) {
+			first = rt
+		}
+	})
+	if first != nil {
+		return first.pat.segments[depth].label()
+	}
+	if g := n.firstClaim(); g != nil && depth < len(g.prefix.segments) {
+		return g.prefix.segments[depth].label()
+	}
+	return ""
+}
+
+// firstClaim returns the claim of n or of a node below it, or nil: the
+// one nearest n, in the order of each.
+func (n *lookupNode) firstClaim() *groupNode {
+	if n == nil || !n.claims {
+		return nil
+	}
+	if n.claim != nil {
+		return n.claim
+	}
+	var g *groupNode
+	n.eachLiteral(func(_ string, c *lookupNode) {
+		if g == nil {
+			g = c.firstClaim()
+		}
+	})
+	for _, c := range n.constrained() {
+		if g == nil {
+			g = c.node.firstClaim()
+		}
+	}
+	if g == nil {
+		g = n.wild.firstClaim()
+	}
+	if g == nil {
+		g = n.multi.firstClaim()
+	}
+	return g
+}
+
 // find returns the node for segs below n, or nil if there is none.
 func (n *lookupNode) find(segs []segment) *lookupNode {
 	for _, s := range segs {
