@@ -120,11 +120,7 @@ func (h *levelHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if rt := t.servedRoute(req); rt != nil {
-		if len(rt.hops) > 0 {
-			rt.hops[0].entry.ServeHTTP(w, req)
-			return
-		}
-		rt.handler.ServeHTTP(w, req)
+		rt.entry().ServeHTTP(w, req)
 		return
 	}
 	var q query

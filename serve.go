@@ -62,11 +62,7 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 				// served without a query; see staticRoute. Its pattern
 				// has no wildcard, so there are no path values to set.
 				req.Pattern = rt.pat.str
-				if len(rt.hops) == 0 {
-					rt.handler.ServeHTTP(w, req)
-					return
-				}
-				rt.hops[0].entry.ServeHTTP(w, req)
+				rt.entry().ServeHTTP(w, req)
 				return
 			}
 		}
@@ -86,11 +82,7 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 				if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
 					setPathValues(req, rt.pat, q.path, q.escaped)
 				}
-				if len(rt.hops) == 0 {
-					rt.handler.ServeHTTP(w, req)
-					return
-				}
-				rt.hops[0].entry.ServeHTTP(w, req)
+				rt.entry().ServeHTTP(w, req)
 				return
 			}
 			r.serveVerdict(t, w, req, &verdict{rt: rt}, &q)

@@ -50,6 +50,15 @@ type route struct {
 	versions *versionSet
 }
 
+// entry returns the handler that serves a request rt matched: rt's
+// handler, inside the middleware of the groups that wrap it.
+func (rt *route) entry() http.Handler {
+	if len(rt.hops) == 0 {
+		return rt.handler
+	}
+	return rt.hops[0].entry
+}
+
 // newRoute returns the route for p and h, the one of index idx.
 func newRoute(p *pattern, h http.Handler, idx int) *route {
 	return &route{pat: p, handler: h, index: int32(idx), seq: int32(idx), multi: p.lastSegment().kind == segMulti, nsegs: int32(len(p.segments))}
