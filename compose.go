@@ -419,14 +419,14 @@ func (r *Router) checkClaims(n *groupNode) ([]*groupNode, error) {
 			continue
 		}
 		segs := n.prefix.segments[:len(n.prefix.segments)-1]
-		if other := r.tab.root(n.prefix.host).find(segs); other != nil && other.claim != nil && other.claim != n {
-			if slices.Equal(other.claim.hops, n.hops) {
+		if other := r.tab.root(n.prefix.host).find(segs); other != nil && other.claim() != nil && other.claim() != n {
+			if slices.Equal(other.claim().hops, n.hops) {
 				// The same middleware, as for two groups "/v1" made from
 				// one group with middleware: the claim stands for both.
 				continue
 			}
 			return nil, fmt.Errorf("cairn: group %q (made at %s) and group %q (made at %s) both have middleware for the paths below their prefix: "+
-				"register their routes through one group", claimLabel(n), n.loc, claimLabel(other.claim), other.claim.loc)
+				"register their routes through one group", claimLabel(n), n.loc, claimLabel(other.claim()), other.claim().loc)
 		}
 		claims = append(claims, n)
 	}

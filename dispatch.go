@@ -200,11 +200,11 @@ func (t *table) claimFor(host, p string, escaped bool, m *conMemo) *groupNode {
 // leads to, trying literal children first, then constrained wildcards, then
 // the wildcard, as a lookup does.
 func (n *lookupNode) claimFor(p string, escaped bool, m *conMemo) *groupNode {
-	if !n.claims {
+	if !n.claims() {
 		return nil
 	}
 	if p == "" || p == "/" {
-		return n.claim
+		return n.claim()
 	}
 	seg, rest := nextSegment(p)
 	raw := seg
@@ -228,5 +228,5 @@ func (n *lookupNode) claimFor(p string, escaped bool, m *conMemo) *groupNode {
 			return g
 		}
 	}
-	return n.claim
+	return n.claim()
 }

@@ -121,7 +121,7 @@ func (r *Router) WriteTree(w io.Writer) error {
 		}
 		slices.Sort(hosts)
 		for _, host := range hosts {
-			if root := t.noHost.root; host == "" && root.first() == nil && !root.claims {
+			if root := t.noHost.root; host == "" && root.first() == nil && !root.claims() {
 				continue
 			}
 			if host == "" {
@@ -150,7 +150,7 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 	b := tw.b
 	routes := n.leaf.all()
 	writeRoutes(b, routes)
-	if n.claim != nil {
+	if n.claim() != nil {
 		b.WriteString(" (group)")
 	}
 	b.WriteByte('\n')

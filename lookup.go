@@ -45,26 +45,75 @@ type lookupNode struct {
 	edit *editToken
 
 	// Optimization: literal children are found by their first byte, then
-	// compared whole; large sets use a map instead. Invariant: lits is
-	// sorted by key, so keys with the same first byte are adjacent; with
-	// more than maxScannedFirst children, litIndex[b] is one more than the
-	// index of the first key that starts with b, or 0 if none does, and
-	// first bytes are not scanned. A node with a litMap has no lits.
-	lits     []litChild
-	litIndex *[256]uint8
-	litMap   *stringMap[*lookupNode]
-
-	// Optimization: a pointer, nil for most nodes, so that every node is
-	// two words smaller; see constrained.
-	cons  *[]conChild // in registration order
+	// compared whole; large sets use a map instead (see nodeMore).
+	// Invariant: lits is sorted by key, so keys with the same first byte
+	// are adjacent.
+	lits  []litChild
 	wild  *lookupNode
 	multi *lookupNode
 	leaf  *leaf // nil if no route ends here
+
+	// Optimization: what only some nodes have is kept apart, so that a
+	// node is 64 bytes instead of 96: a route with a wildcard ends two
+	// nodes below its last literal's parent, and most nodes have neither
+	// constrained children, nor claims, nor many literal children. more
+	// is nil for such nodes; only the change that owns the node sets it
+	// (see mut).
+	more *nodeMore
+}
+
+// nodeMore holds the parts of a lookupNode that most nodes lack.
+type nodeMore struct {
+	// With more than maxScannedFirst literal children, litIndex[b] is one
+	// more than the index of the first key that starts with b, or 0 if
+	// none does, and first bytes are not scanned. A node with a litMap
+	// has no lits.
+	litIndex *[256]uint8
+	litMap   *stringMap[*lookupNode]
+
+	cons []conChild // in registration order
 
 	claim  *groupNode // the group that claims the paths from here down, if any
 	claims bool       // some node from here down has a claim
 
 	litSlash bool // some key of lits holds a '/' (the pattern wrote %2F)
+}
+
+// litIndex returns the index of n's literal children by first byte, or nil.
+func (n *lookupNode) litIndex() *[256]uint8 {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.litIndex
+}
+
+// litMap returns the map of n's literal children, or nil if n keeps them
+// in lits.
+func (n *lookupNode) litMap() *stringMap[*lookupNode] {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.litMap
+}
+
+// claim returns the group that claims the paths from n down, or nil.
+func (n *lookupNode) claim() *groupNode {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.claim
+}
+
+// claims reports whether some node from n down has a claim.
+func (n *lookupNode) claims() bool { return n.more != nil && n.more.claims }
+
+// mut returns n.more, made if n has none. n must be owned by the change
+// that calls it.
+func (n *lookupNode) mut() *nodeMore {
+	if n.more == nil {
+		n.more = new(nodeMore)
+	}
+	return n.more
 }
 
 // A litChild is a literal child of a lookupNode: its key, the unescaped
@@ -83,10 +132,10 @@ type litChild struct {
 // constrained returns the constrained wildcard children of n, in
 // registration order.
 func (n *lookupNode) constrained() []conChild {
-	if n.cons == nil {
+	if n.more == nil {
 		return nil
 	}
-	return *n.cons
+	return n.more.cons
 }
 
 // A conChild is a constrained wildcard child of a lookupNode and its
@@ -341,14 +390,13 @@ func firstByte(s string) byte {
 
 // child returns the literal child of n for the unescaped segment seg.
 func (n *lookupNode) child(seg string) *lookupNode {
-	if n.litMap != nil {
-		c := n.litMap.get(seg)
-		return c
+	if m := n.more; m != nil && m.litMap != nil {
+		return m.litMap.get(seg)
 	}
 	c := firstByte(seg)
 	i := 0
-	if n.litIndex != nil {
-		i = int(n.litIndex[c]) - 1
+	if x := n.litIndex(); x != nil {
+		i = int(x[c]) - 1
 		if i < 0 {
 			return nil
 		}

@@ -17,7 +17,7 @@ func TestStructSizes(t *testing.T) {
 	}{
 		{"route", unsafe.Sizeof(route{}), 128},
 		{"leaf", unsafe.Sizeof(leaf{}), 64},
-		{"lookupNode", unsafe.Sizeof(lookupNode{}), 96},
+		{"lookupNode", unsafe.Sizeof(lookupNode{}), 64},
 		{"pattern", unsafe.Sizeof(pattern{}), 80},
 		{"segment", unsafe.Sizeof(segment{}), 32},
 		{"ident", unsafe.Sizeof(ident{}), 48},

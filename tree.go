@@ -106,9 +106,9 @@ func (n *lookupNode) eachOverlapping(segs []segment, f func(*route)) {
 	switch {
 	case s.kind == segLiteral:
 		n.child(s.s).eachOverlapping(rest, f)
-	case n.litMap != nil:
+	case n.litMap() != nil:
 		// In any order: the keys are not sorted first.
-		for _, c := range n.litMap.all {
+		for _, c := range n.litMap().all {
 			c.eachOverlapping(rest, f)
 		}
 	default:
@@ -143,19 +143,20 @@ func (n *lookupNode) each(f func(*route)) {
 // eachLiteral calls f for every literal child of n and its key, in the
 // order of the keys.
 func (n *lookupNode) eachLiteral(f func(key string, c *lookupNode)) {
-	if n.litMap == nil {
+	lm := n.litMap()
+	if lm == nil {
 		for _, l := range n.lits {
 			f(l.key, l.node)
 		}
 		return
 	}
 	var keys []string
-	for k := range n.litMap.all {
+	for k := range lm.all {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		f(k, n.litMap.get(k))
+		f(k, lm.get(k))
 	}
 }
 
@@ -195,11 +196,11 @@ func (n *lookupNode) label(depth int) string {
 // firstClaim returns the claim of n or of a node below it, or nil: the
 // one nearest n, in the order of each.
 func (n *lookupNode) firstClaim() *groupNode {
-	if n == nil || !n.claims {
+	if n == nil || !n.claims() {
 		return nil
 	}
-	if n.claim != nil {
-		return n.claim
+	if g := n.claim(); g != nil {
+		return g
 	}
 	var g *groupNode
 	n.eachLiteral(func(_ string, c *lookupNode) {

@@ -45,17 +45,18 @@ func (c *change) own(n *lookupNode) *lookupNode {
 	m := *n
 	m.edit = c.edit
 	m.lits = slices.Clone(n.lits)
-	if n.cons != nil {
-		cons := slices.Clone(*n.cons)
-		m.cons = &cons
-	}
-	if n.litIndex != nil {
-		idx := *n.litIndex
-		m.litIndex = &idx
-	}
-	if n.litMap != nil {
-		lm := *n.litMap
-		m.litMap = &lm
+	if n.more != nil {
+		more := *n.more
+		more.cons = slices.Clone(n.more.cons)
+		if more.litIndex != nil {
+			idx := *more.litIndex
+			more.litIndex = &idx
+		}
+		if more.litMap != nil {
+			lm := *more.litMap
+			more.litMap = &lm
+		}
+		m.more = &more
 	}
 	return &m
 }
@@ -125,11 +126,11 @@ func (c *change) addClaim(host string, segs []segment, g *groupNode) {
 func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route, claim *groupNode, key string) *lookupNode {
 	ln = c.own(ln)
 	if claim != nil {
-		ln.claims = true
+		ln.mut().claims = true
 	}
 	if len(segs) == 0 {
 		if claim != nil {
-			ln.claim = claim
+			ln.mut().claim = claim
 			return ln
 		}
 		ln.leaf = compileLeaf(append(ln.leaf.all(), rt), c.methods())
@@ -159,7 +160,7 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 				child.minSeq = rt.index
 			}
 			cons = append(cons, child)
-			ln.cons = &cons
+			ln.mut().cons = cons
 			i = len(cons) - 1
 		}
 		cons[i].node = c.update(ht, cons[i].node, rest, rt, claim, "")
@@ -169,8 +170,8 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 
 // setLiteral sets the literal child of n, which c owns, for the segment k.
 func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
-	if n.litMap != nil {
-		n.litMap.set(k, child, c.edit)
+	if lm := n.litMap(); lm != nil {
+		lm.set(k, child, c.edit)
 		return
 	}
 	i, found := slices.BinarySearchFunc(n.lits, k, func(l litChild, k string) int { return strings.Compare(l.key, k) })
@@ -186,8 +187,9 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 			m.set(l.key, l.node, c.edit)
 		}
 		m.set(k, child, c.edit)
-		n.litMap = m
-		n.lits, n.litIndex, n.litSlash = nil, nil, false
+		more := n.mut()
+		more.litMap, more.litIndex, more.litSlash = m, nil, false
+		n.lits = nil
 		return
 	}
 	n.lits = slices.Insert(n.lits, i, litChild{word: keyWord(k), key: k, node: child})
@@ -196,15 +198,19 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 
 // indexLiterals brings litSlash and litIndex up to date with lits.
 func (n *lookupNode) indexLiterals() {
-	n.litSlash = false
+	slash := false
 	for _, l := range n.lits {
-		n.litSlash = n.litSlash || strings.Contains(l.key, "/")
+		slash = slash || strings.Contains(l.key, "/")
 	}
-	n.litIndex = nil
+	var idx *[256]uint8
 	if len(n.lits) > maxScannedFirst {
-		n.litIndex = new([256]uint8)
+		idx = new([256]uint8)
 		for i := len(n.lits) - 1; i >= 0; i-- {
-			n.litIndex[byte(n.lits[i].word)] = uint8(i + 1)
+			idx[byte(n.lits[i].word)] = uint8(i + 1)
 		}
+	}
+	if slash || idx != nil || n.more != nil {
+		more := n.mut()
+		more.litSlash, more.litIndex = slash, idx
 	}
 }

@@ -50,13 +50,13 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 	if n.leaf != nil {
 		fmt.Fprintf(b, "%s=> %s\n", indent, describeLeaf(n.leaf))
 	}
-	if n.claim != nil {
-		fmt.Fprintf(b, "%sclaim %s\n", indent, n.claim.prefix.str)
+	if n.claim() != nil {
+		fmt.Fprintf(b, "%sclaim %s\n", indent, n.claim().prefix.str)
 	}
 	var keys []string
 	var children []*lookupNode
-	if n.litMap != nil {
-		for k, c := range n.litMap.all {
+	if n.litMap() != nil {
+		for k, c := range n.litMap().all {
 			keys = append(keys, k)
 			children = append(children, c)
 		}

@@ -62,7 +62,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		// "/"; rest is p after seg, once known.
 		var c *lookupNode
 		var seg, rest string
-		if b := p[1]; b == '/' || b == '.' || n.litMap != nil || n.litSlash || q.escaped {
+		if b := p[1]; b == '/' || b == '.' || n.more != nil && (n.more.litMap != nil || n.more.litSlash) || q.escaped {
 			seg, rest = nextSegment(p)
 			if seg == "" || seg == "." || seg == ".." {
 				return nil, false
@@ -84,11 +84,11 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		if c != nil {
 			q.steps++
-			alt = alt || multi || n.cons != nil || n.wild != nil
+			alt = alt || multi || n.wild != nil || n.more != nil && n.more.cons != nil
 			n, p = c, rest
 			continue
 		}
-		if n.cons != nil {
+		if n.more != nil && n.more.cons != nil {
 			// Below here lookup decides (and counts n as a step); if it
 			// finds nothing, lookup may back up above.
 			rt := n.lookup(p, false, q)
@@ -122,8 +122,8 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 	c := p[1]
 	i := 0
-	if n.litIndex != nil {
-		if i = int(n.litIndex[c]) - 1; i < 0 {
+	if x := n.litIndex(); x != nil {
+		if i = int(x[c]) - 1; i < 0 {
 			return nil, ""
 		}
 	} else {
