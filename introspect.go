@@ -53,11 +53,11 @@ func (r *Router) Routes() []RouteInfo {
 		}
 		infos = append(infos, RouteInfo{
 			Pattern:    p.str,
-			Name:       rt.name,
+			Name:       rt.name(),
 			Method:     p.method,
 			Host:       p.host,
 			Path:       p.path(),
-			Version:    rt.version,
+			Version:    rt.version(),
 			Middleware: mw,
 			Mount:      rt.mount != nil,
 			Location:   p.loc.String(),
@@ -186,7 +186,7 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 func writeRoutes(b *strings.Builder, routes []*route) {
 	routes = slices.Clone(routes)
 	slices.SortStableFunc(routes, func(x, y *route) int {
-		return cmp.Or(strings.Compare(x.pat.method, y.pat.method), strings.Compare(x.version, y.version))
+		return cmp.Or(strings.Compare(x.pat.method, y.pat.method), strings.Compare(x.version(), y.version()))
 	})
 	for _, rt := range routes {
 		b.WriteString("  ")
@@ -195,8 +195,8 @@ func writeRoutes(b *strings.Builder, routes []*route) {
 		} else {
 			b.WriteString(rt.pat.method)
 		}
-		if rt.version != "" {
-			b.WriteString(" " + rt.version)
+		if v := rt.version(); v != "" {
+			b.WriteString(" " + v)
 		}
 		if rt.mount != nil {
 			b.WriteString(" mount")

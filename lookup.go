@@ -269,11 +269,11 @@ func (l *leaf) routeVersioned(q *query) *route {
 // pick returns rt or, if rt has versions, the one that q's request asks
 // for, or nil if none is acceptable.
 func (q *query) pick(rt *route) *route {
-	if rt == nil || rt.versions == nil {
+	if rt == nil || rt.versions() == nil {
 		return rt
 	}
 	q.varies = true
-	if v := q.versioning.choose(q.req, rt.versions); v != nil {
+	if v := q.versioning.choose(q.req, rt.versions()); v != nil {
 		return v
 	}
 	if q.rejected == nil {
@@ -295,7 +295,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			if c := strings.Compare(a.pat.method, b.pat.method); c != 0 {
 				return c
 			}
-			return strings.Compare(a.version, b.version)
+			return strings.Compare(a.version(), b.version())
 		})
 	}
 	for i := 0; i < len(sorted); {
@@ -304,7 +304,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			j++
 		}
 		rt := sorted[i]
-		if j > i+1 || rt.version != "" {
+		if j > i+1 || rt.version() != "" {
 			// Copies of the routes of the method, all with the order of
 			// the first registered, so that ordered patterns keep their
 			// order whatever version is chosen.
@@ -319,11 +319,15 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 				group[k] = &c
 			}
 			vs := &versionSet{versions: group, orig: slices.Clone(sorted[i:j])}
-			if rt.version == "" {
+			if rt.version() == "" {
 				vs.def, vs.versions = group[0], group[1:]
 			}
 			c := *group[0]
-			c.versions = vs
+			more := routeMore{versions: vs}
+			if c.more != nil {
+				more.version, more.name = c.more.version, c.more.name
+			}
+			c.more = &more
 			rt = &c
 			l.versioned = true
 		}
@@ -362,8 +366,8 @@ func (l *leaf) all() []*route {
 	for _, rt := range append(l.routes[:len(l.routes):len(l.routes)], l.any) {
 		switch {
 		case rt == nil:
-		case rt.versions != nil:
-			all = append(all, rt.versions.orig...)
+		case rt.versions() != nil:
+			all = append(all, rt.versions().orig...)
 		default:
 			all = append(all, rt)
 		}

@@ -149,7 +149,7 @@ func (m *mounted) attach(r *Router, rt *route) {
 		}
 	}
 	m.prefix = rt.serveID.l
-	m.stripped = newIdent(p.str, &layout{names: m.names, version: rt.version, stripped: true}, r.id, int(rt.index), identStripped)
+	m.stripped = newIdent(p.str, &layout{names: m.names, version: rt.version(), stripped: true}, r.id, int(rt.index), identStripped)
 }
 
 // strippedRequest is a request and its URL, allocated together.

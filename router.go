@@ -261,7 +261,7 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 	r.tab.root(p.host).eachOverlapping(p.segments, func(rt *route) {
 		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, g.version, rt) {
 			conflict = newConflictError(p, rt.pat)
-			conflict.addVersions(g.version, rt.version)
+			conflict.addVersions(g.version, rt.version())
 		}
 	})
 	if conflict != nil {
@@ -287,7 +287,10 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted) {
 	idx := len(r.routes)
 	rt := newRoute(p, h, idx)
-	rt.version, rt.name, rt.pathValues, rt.mount = g.version, g.name, g.pathValues, m
+	rt.pathValues, rt.mount = g.pathValues, m
+	if g.version != "" || g.name != "" {
+		rt.more = &routeMore{version: g.version, name: g.name}
+	}
 	if g.node != nil {
 		rt.hops = g.node.hops
 	}
@@ -295,7 +298,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
-	rt.serveID = newRouteIdent(p, rt.version, r.id, idx)
+	rt.serveID = newRouteIdent(p, rt.version(), r.id, idx)
 	ids := []*ident{rt.serveID}
 	if m != nil {
 		m.attach(r, rt)
@@ -309,12 +312,12 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	if r.patterns != nil && r.patterns[p.str] == nil {
 		r.patterns[p.str] = rt
 	}
-	if rt.name != "" {
+	if name := rt.name(); name != "" {
 		if r.names == nil {
 			r.names = map[string]*route{}
 		}
-		if r.names[rt.name] == nil {
-			r.names[rt.name] = rt
+		if r.names[name] == nil {
+			r.names[name] = rt
 		}
 	}
 	c.addRoute(rt)

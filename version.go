@@ -106,7 +106,7 @@ func isVersion(v string) bool {
 // version of rt rather than a conflict: it matches the same requests, for
 // another version.
 func isVariant(p *pattern, version string, rt *route) bool {
-	return version != rt.version && p.host == rt.pat.host &&
+	return version != rt.version() && p.host == rt.pat.host &&
 		combine(compareMethods(p.method, rt.pat.method), p.comparePaths(rt.pat)) == equivalent
 }
 
@@ -120,7 +120,7 @@ type versionSet struct {
 // find returns the route for version v, or nil.
 func (vs *versionSet) find(v string) *route {
 	for _, rt := range vs.versions {
-		if strings.EqualFold(rt.version, v) {
+		if strings.EqualFold(rt.version(), v) {
 			return rt
 		}
 	}

@@ -40,7 +40,7 @@ func TestChooseVersion(t *testing.T) {
 	def := &route{pat: &pattern{str: "GET /x"}}
 	var versions []*route
 	for _, v := range []string{"v1", "v2", "v3"} {
-		versions = append(versions, &route{pat: &pattern{str: "GET /x"}, version: v})
+		versions = append(versions, &route{pat: &pattern{str: "GET /x"}, more: &routeMore{version: v}})
 	}
 	vs := &versionSet{def: def, versions: versions}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -99,7 +99,7 @@ func chooseOracle(accept string, fallback bool, vs *versionSet) *route {
 		}
 		requested = true
 		for _, rt := range vs.versions {
-			if strings.EqualFold(rt.version, version) && q > bestQ {
+			if strings.EqualFold(rt.version(), version) && q > bestQ {
 				best, bestQ = rt, q
 			}
 		}
