@@ -94,11 +94,11 @@ func combine(r1, r2 relationship) relationship {
 // neither takes precedence, by specificity or, for ordered patterns, by
 // registration order.
 func (p1 *pattern) conflictsWith(p2 *pattern) bool {
-	if p1.host != p2.host {
+	if p1.host() != p2.host() {
 		// Either one has a host and wins, or the hosts differ.
 		return false
 	}
-	rel := combine(compareMethods(p1.method, p2.method), p1.comparePaths(p2))
+	rel := combine(compareMethods(p1.method(), p2.method()), p1.comparePaths(p2))
 	return rel == equivalent || rel == overlaps
 }
 
@@ -215,7 +215,7 @@ func newConflictError(p1, p2 *pattern) *ConflictError {
 		Existing: p2.str, ExistingLocation: p2.loc.String(),
 		Path: commonPath(p1, p2),
 	}
-	mrel, prel := compareMethods(p1.method, p2.method), p1.comparePaths(p2)
+	mrel, prel := compareMethods(p1.method(), p2.method()), p1.comparePaths(p2)
 	switch {
 	case combine(mrel, prel) == equivalent:
 		e.Detail = fmt.Sprintf("%s matches the same requests as %s", p1, p2)

@@ -419,7 +419,7 @@ func (r *Router) checkClaims(n *groupNode) ([]*groupNode, error) {
 			continue
 		}
 		segs := n.prefix.segments[:len(n.prefix.segments)-1]
-		if other := r.tab.root(n.prefix.host).find(segs); other != nil && other.claim() != nil && other.claim() != n {
+		if other := r.tab.root(n.prefix.host()).find(segs); other != nil && other.claim() != nil && other.claim() != n {
 			if slices.Equal(other.claim().hops, n.hops) {
 				// The same middleware, as for two groups "/v1" made from
 				// one group with middleware: the claim stands for both.
@@ -441,5 +441,5 @@ func claimLabel(n *groupNode) string {
 // addClaim puts the claim of n into r's trees and c's table; r.mu is held.
 func (r *Router) addClaim(c *change, n *groupNode) {
 	n.claimed = true
-	c.addClaim(n.prefix.host, n.prefix.segments[:len(n.prefix.segments)-1], n)
+	c.addClaim(n.prefix.host(), n.prefix.segments[:len(n.prefix.segments)-1], n)
 }

@@ -54,8 +54,8 @@ func (r *Router) Routes() []RouteInfo {
 		infos = append(infos, RouteInfo{
 			Pattern:    p.str,
 			Name:       rt.name(),
-			Method:     p.method,
-			Host:       p.host,
+			Method:     p.method(),
+			Host:       p.host(),
 			Path:       p.path(),
 			Version:    rt.version(),
 			Middleware: mw,
@@ -66,8 +66,8 @@ func (r *Router) Routes() []RouteInfo {
 			for _, ri := range m.inner.Routes() {
 				ri.Pattern = joinMounted(p, ri.Pattern)
 				ri.Path = strings.TrimSuffix(p.path(), "/") + ri.Path
-				if p.host != "" {
-					ri.Host = p.host
+				if p.host() != "" {
+					ri.Host = p.host()
 				}
 				if ri.MountedAt == "" {
 					ri.MountedAt = p.str
@@ -186,14 +186,14 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 func writeRoutes(b *strings.Builder, routes []*route) {
 	routes = slices.Clone(routes)
 	slices.SortStableFunc(routes, func(x, y *route) int {
-		return cmp.Or(strings.Compare(x.pat.method, y.pat.method), strings.Compare(x.version(), y.version()))
+		return cmp.Or(strings.Compare(x.pat.method(), y.pat.method()), strings.Compare(x.version(), y.version()))
 	})
 	for _, rt := range routes {
 		b.WriteString("  ")
-		if rt.pat.method == "" {
+		if rt.pat.method() == "" {
 			b.WriteByte('*')
 		} else {
-			b.WriteString(rt.pat.method)
+			b.WriteString(rt.pat.method())
 		}
 		if v := rt.version(); v != "" {
 			b.WriteString(" " + v)

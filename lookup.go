@@ -192,7 +192,7 @@ func (l *leaf) route(q *query) *route {
 		return l.routeVerb(q.verb)
 	}
 	for _, rt := range l.routes {
-		if rt.pat.method == q.method {
+		if rt.pat.method() == q.method {
 			return rt
 		}
 	}
@@ -251,7 +251,7 @@ func verbOf(m string) verb {
 // routeVersioned is route for a leaf with versioned routes.
 func (l *leaf) routeVersioned(q *query) *route {
 	for _, rt := range l.routes {
-		if rt.pat.method == q.method {
+		if rt.pat.method() == q.method {
 			if rt := q.pick(rt); rt != nil {
 				return rt
 			}
@@ -292,7 +292,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	if len(routes) > 1 {
 		sorted = slices.Clone(routes)
 		slices.SortFunc(sorted, func(a, b *route) int {
-			if c := strings.Compare(a.pat.method, b.pat.method); c != 0 {
+			if c := strings.Compare(a.pat.method(), b.pat.method()); c != 0 {
 				return c
 			}
 			return strings.Compare(a.version(), b.version())
@@ -300,7 +300,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	}
 	for i := 0; i < len(sorted); {
 		j := i + 1
-		for j < len(sorted) && sorted[j].pat.method == sorted[i].pat.method {
+		for j < len(sorted) && sorted[j].pat.method() == sorted[i].pat.method() {
 			j++
 		}
 		rt := sorted[i]
@@ -332,7 +332,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			l.versioned = true
 		}
 		i = j
-		switch m := rt.pat.method; m {
+		switch m := rt.pat.method(); m {
 		case "":
 			l.any = rt
 		default:

@@ -39,7 +39,7 @@ func TestLeafVerbOracle(t *testing.T) {
 // names: the simple version of finding the route by verb.
 func routeByName(l *leaf, method string) *route {
 	for _, rt := range l.routes {
-		if rt.pat.method == method {
+		if rt.pat.method() == method {
 			return rt
 		}
 	}

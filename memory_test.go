@@ -18,7 +18,7 @@ func TestStructSizes(t *testing.T) {
 		{"route", unsafe.Sizeof(route{}), 96},
 		{"leaf", unsafe.Sizeof(leaf{}), 64},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 64},
-		{"pattern", unsafe.Sizeof(pattern{}), 80},
+		{"pattern", unsafe.Sizeof(pattern{}), 64},
 		{"segment", unsafe.Sizeof(segment{}), 32},
 		{"ident", unsafe.Sizeof(ident{}), 48},
 		{"routeIdent", unsafe.Sizeof(routeIdent{}), 128},

@@ -235,8 +235,8 @@ func joinMounted(mount *pattern, inner string) string {
 	i := strings.IndexByte(inner, '/')
 	j := strings.LastIndexAny(inner[:i], " \t") + 1
 	method, host, path := strings.TrimRight(inner[:j], " \t"), inner[j:i], inner[i:]
-	if mount.host != "" {
-		host = mount.host
+	if mount.host() != "" {
+		host = mount.host()
 	}
 	full := host + strings.TrimSuffix(mount.path(), "/") + path
 	if method != "" {

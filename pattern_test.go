@@ -55,8 +55,8 @@ func TestParsePattern(t *testing.T) {
 			t.Errorf("%q: %v", tt.in, err)
 			continue
 		}
-		if p.method != tt.method || p.host != tt.host || describeSegments(p.segments) != tt.segs {
-			t.Errorf("%q: got method %q host %q segments %s, want %q %q %s", tt.in, p.method, p.host, describeSegments(p.segments), tt.method, tt.host, tt.segs)
+		if p.method() != tt.method || p.host() != tt.host || describeSegments(p.segments) != tt.segs {
+			t.Errorf("%q: got method %q host %q segments %s, want %q %q %s", tt.in, p.method(), p.host(), describeSegments(p.segments), tt.method, tt.host, tt.segs)
 		}
 	}
 }
@@ -217,12 +217,12 @@ func TestCompare(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
-		got := combine(compareMethods(p1.method, p2.method), p1.comparePaths(p2))
+		got := combine(compareMethods(p1.method(), p2.method()), p1.comparePaths(p2))
 		if got != tt.want {
 			t.Errorf("%q vs %q: got %s, want %s", tt.p1, tt.p2, got, tt.want)
 		}
 		// The relationship is antisymmetric, so conflict detection is symmetric.
-		back := combine(compareMethods(p2.method, p1.method), p2.comparePaths(p1))
+		back := combine(compareMethods(p2.method(), p1.method()), p2.comparePaths(p1))
 		if back != got.inverse() {
 			t.Errorf("%q vs %q: got %s one way and %s the other", tt.p1, tt.p2, got, back)
 		}

@@ -126,8 +126,8 @@ func (m *mounted) innerPattern(full string) (string, bool) {
 	j := strings.LastIndexAny(full[:i], " \t") + 1
 	method, host, path := full[:j], full[j:i], full[i:]
 	mp := m.route.pat
-	if mp.host != "" {
-		if host != mp.host {
+	if mp.host() != "" {
+		if host != mp.host() {
 			return "", false
 		}
 		host = ""

@@ -258,7 +258,7 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 	}
 	p.loc = loc
 	var conflict *ConflictError
-	r.tab.root(p.host).eachOverlapping(p.segments, func(rt *route) {
+	r.tab.root(p.host()).eachOverlapping(p.segments, func(rt *route) {
 		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, g.version, rt) {
 			conflict = newConflictError(p, rt.pat)
 			conflict.addVersions(g.version, rt.version())

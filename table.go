@@ -228,7 +228,7 @@ func (a *allowSet) add(l *leaf) {
 	a.set = a.set.union(l.mask)
 	if a.names != nil {
 		for _, rt := range l.routes {
-			a.names = append(a.names, rt.pat.method)
+			a.names = append(a.names, rt.pat.method())
 		}
 	}
 }

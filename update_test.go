@@ -106,7 +106,7 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 func describeLeaf(l *leaf) string {
 	var parts []string
 	for _, rt := range l.routes {
-		parts = append(parts, rt.pat.method+" "+rt.pat.str)
+		parts = append(parts, rt.pat.method()+" "+rt.pat.str)
 	}
 	if l.any != nil {
 		parts = append(parts, "* "+l.any.pat.str)
