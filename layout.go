@@ -15,12 +15,12 @@ import (
 
 // A layout says where the wildcards of a pattern are.
 //
-// Optimization: the fields are ordered, and nsegs is 32 bits, so that a
-// layout is 80 bytes and a routeIdent 128, a size class of its own.
+// Optimization: the fields are ordered, nsegs is 32 bits, and names and
+// segment indexes are one slice, so that a layout is 56 bytes and a
+// routeIdent 104, in the size class of 112.
 type layout struct {
-	names   []string // wildcard names, in path order
-	index   []int    // index[i] is the path segment of names[i]
-	version string   // the route's version, for RouteVersion
+	vars    []layoutVar // the named wildcards, in path order
+	version string      // the route's version, for RouteVersion
 	// byName finds a name's position in one probe, or is nil; see
 	// indexNames.
 	byName *nameIndex
@@ -32,24 +32,30 @@ type layout struct {
 	stripped bool
 }
 
+// A layoutVar is a named wildcard of a layout.
+type layoutVar struct {
+	name string
+	seg  int // the index of its path segment
+}
+
 // init makes l the layout of p, registered for version.
 func (l *layout) init(p *pattern, version string) {
 	*l = layout{nsegs: int32(len(p.segments)), tail: p.lastSegment().kind == segMulti, version: version}
 	for i, s := range p.segments {
 		if s.kind != segLiteral && s.s != "" {
-			l.names = append(l.names, s.s)
-			l.index = append(l.index, i)
+			l.vars = append(l.vars, layoutVar{name: s.s, seg: i})
 			l.multi = s.kind == segMulti
 		}
 	}
-	l.byName = indexNames(l.names)
+	l.byName = indexNames(l.vars)
 }
 
-// distinctLengths reports whether no two of names have the same length.
-func distinctLengths(names []string) bool {
-	for i, a := range names {
-		for _, b := range names[:i] {
-			if len(a) == len(b) {
+// distinctLengths reports whether no two of vars have names of the same
+// length.
+func distinctLengths(vars []layoutVar) bool {
+	for i, a := range vars {
+		for _, b := range vars[:i] {
+			if len(a.name) == len(b.name) {
 				return false
 			}
 		}
@@ -74,7 +80,7 @@ type routeIdent struct {
 func newRouteIdent(p *pattern, version string, owner uint64, idx int) *ident {
 	var l layout
 	l.init(p, version)
-	if version == "" && len(l.names) == 0 {
+	if version == "" && len(l.vars) == 0 {
 		// Optimization: a pattern without named wildcards, registered
 		// without a version, shares its layout with every other of its
 		// number of segments and kind of end.
@@ -125,47 +131,45 @@ func sharedLayout(l layout) *layout {
 // handlers.
 func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
 	l := &layout{nsegs: int32(nprefix) + inner.nsegs, tail: inner.tail, multi: inner.multi, version: inner.version}
-	for i, name := range prefix.names {
-		if inner.position(name) < 0 {
-			l.names = append(l.names, name)
-			l.index = append(l.index, prefix.index[i])
+	for _, v := range prefix.vars {
+		if inner.position(v.name) < 0 {
+			l.vars = append(l.vars, v)
 		}
 	}
-	if len(inner.names) == 0 {
+	if len(inner.vars) == 0 {
 		l.multi = false
 	}
-	for i, name := range inner.names {
-		l.names = append(l.names, name)
-		l.index = append(l.index, nprefix+inner.index[i])
+	for _, v := range inner.vars {
+		l.vars = append(l.vars, layoutVar{name: v.name, seg: nprefix + v.seg})
 	}
-	l.byName = indexNames(l.names)
+	l.byName = indexNames(l.vars)
 	return l
 }
 
-// position returns the position of name in l.names, or -1.
+// position returns the position of name in l.vars, or -1.
 func (l *layout) position(name string) int {
 	if l.byName != nil {
 		if name == "" {
 			return -1
 		}
-		return l.byName.position(l.names, name)
+		return l.byName.position(l.vars, name)
 	}
-	for i, n := range l.names {
-		if n == name {
+	for i, v := range l.vars {
+		if v.name == name {
 			return i
 		}
 	}
 	return -1
 }
 
-// position returns the position of name in names, which x indexes, or -1.
+// position returns the position of name in vars, which x indexes, or -1.
 // name must not be empty.
-func (x *nameIndex) position(names []string, name string) int {
-	// Invariant: a name of names is in the slot its key gives, and only a
+func (x *nameIndex) position(vars []layoutVar, name string) int {
+	// Invariant: a name of vars is in the slot its key gives, and only a
 	// name of names can be. The key holds every byte of a name of up to
 	// three bytes.
 	k := nameKey(name)
-	if s := x.slots[k*x.mul>>x.shift]; s.key == k && s.pos != 0 && (len(name) <= 3 || names[s.pos-1] == name) {
+	if s := x.slots[k*x.mul>>x.shift]; s.key == k && s.pos != 0 && (len(name) <= 3 || vars[s.pos-1].name == name) {
 		return int(s.pos) - 1
 	}
 	return -1
@@ -214,19 +218,19 @@ const (
 // indexNames returns a perfect hash of names, or nil if there
 // are more than maxIndexedNames, fewer than two, or fewer than
 // minIndexedNames all of different lengths, or if none was found.
-func indexNames(names []string) *nameIndex {
-	if len(names) < 2 || len(names) > maxIndexedNames || len(names) < minIndexedNames && distinctLengths(names) {
+func indexNames(vars []layoutVar) *nameIndex {
+	if len(vars) < 2 || len(vars) > maxIndexedNames || len(vars) < minIndexedNames && distinctLengths(vars) {
 		return nil
 	}
-	for _, n := range names {
-		if len(n) > 255 {
+	for _, v := range vars {
+		if len(v.name) > 255 {
 			return nil // nameKey would not tell every short name apart
 		}
 	}
 	// With a quarter of the slots used, a random multiplier separates 32
 	// names one time in seventy, and 20 names one time in five.
 	size := 2
-	for size < 4*len(names) {
+	for size < 4*len(vars) {
 		size *= 2
 	}
 	shift := uint8(32 - bits.TrailingZeros(uint(size)))
@@ -238,8 +242,8 @@ func indexNames(names []string) *nameIndex {
 		clear(x.slots)
 		x.mul = mul | 1
 		ok := true
-		for i, n := range names {
-			k := nameKey(n)
+		for i, v := range vars {
+			k := nameKey(v.name)
 			s := &x.slots[k*x.mul>>x.shift]
 			if s.pos != 0 {
 				ok = false

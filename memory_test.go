@@ -21,7 +21,7 @@ func TestStructSizes(t *testing.T) {
 		{"pattern", unsafe.Sizeof(pattern{}), 64},
 		{"segment", unsafe.Sizeof(segment{}), 32},
 		{"ident", unsafe.Sizeof(ident{}), 48},
-		{"routeIdent", unsafe.Sizeof(routeIdent{}), 128},
+		{"routeIdent", unsafe.Sizeof(routeIdent{}), 112},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, more than %d", c.name, c.size, c.max)
@@ -43,7 +43,7 @@ func TestRegistrationAllocations(t *testing.T) {
 		max    float64
 	}{
 		{"static", "", 8},
-		{"param", "/{id}", 11},
+		{"param", "/{id}", 10},
 	} {
 		patterns := make([]string, 1000)
 		for i := range patterns {

@@ -143,13 +143,17 @@ func (m *mounted) attach(r *Router, rt *route) {
 	m.r, m.route = r, rt
 	// The pattern is the prefix followed by a multi wildcard.
 	m.nsegs = len(p.segments) - 1
-	for _, s := range p.segments[:m.nsegs] {
+	// The values of the stripped pattern are path values: its layout
+	// lists the names of the prefix, with the segments they had there.
+	l := &layout{version: rt.version(), stripped: true}
+	for i, s := range p.segments[:m.nsegs] {
 		if s.kind == segWild {
 			m.names = append(m.names, s.s)
+			l.vars = append(l.vars, layoutVar{name: s.s, seg: i})
 		}
 	}
 	m.prefix = rt.serveID.l
-	m.stripped = newIdent(p.str, &layout{names: m.names, version: rt.version(), stripped: true}, r.id, int(rt.index), identStripped)
+	m.stripped = newIdent(p.str, l, r.id, int(rt.index), identStripped)
 }
 
 // strippedRequest is a request and its URL, allocated together.

@@ -55,7 +55,7 @@ func Param(r *http.Request, name string) string {
 	if i < 0 {
 		return r.PathValue(name)
 	}
-	idx := l.index[i]
+	idx := l.vars[i].seg
 	p, escaped := requestPath(r.URL)
 	var v string
 	var ok bool
@@ -64,7 +64,7 @@ func Param(r *http.Request, name string) string {
 		// one is closer to the end.
 		v, ok = segmentFromEnd(p, nsegs-1-idx)
 	} else {
-		v, ok = segmentAt(p, idx, l.multi && i == len(l.names)-1)
+		v, ok = segmentAt(p, idx, l.multi && i == len(l.vars)-1)
 	}
 	if !ok {
 		return ""
@@ -313,8 +313,8 @@ func Params(r *http.Request) iter.Seq2[string, string] {
 		case id == nil:
 			eachPatternValue(r, yield)
 		case id.l.stripped:
-			for _, name := range id.l.names {
-				if !yield(name, r.PathValue(name)) {
+			for _, v := range id.l.vars {
+				if !yield(v.name, r.PathValue(v.name)) {
 					return
 				}
 			}
@@ -332,9 +332,9 @@ func eachLayoutValue(r *http.Request, l *layout, yield func(string, string) bool
 		return
 	}
 	rest, seg := p[1:], 0
-	for i, name := range l.names {
+	for i, lv := range l.vars {
 		// Invariant: rest starts at segment seg of the path.
-		for ; seg < l.index[i]; seg++ {
+		for ; seg < lv.seg; seg++ {
 			j := strings.IndexByte(rest, '/')
 			if j < 0 {
 				return
@@ -342,12 +342,12 @@ func eachLayoutValue(r *http.Request, l *layout, yield func(string, string) bool
 			rest = rest[j+1:]
 		}
 		v := rest
-		if !l.multi || i < len(l.names)-1 {
+		if !l.multi || i < len(l.vars)-1 {
 			if j := strings.IndexByte(rest, '/'); j >= 0 {
 				v = rest[:j]
 			}
 		}
-		if !yield(name, segmentValue(v, escaped)) {
+		if !yield(lv.name, segmentValue(v, escaped)) {
 			return
 		}
 	}

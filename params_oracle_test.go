@@ -134,8 +134,12 @@ func TestNameIndexOracle(t *testing.T) {
 				names = append(names, n)
 			}
 		}
-		l := &layout{names: names, byName: indexNames(names)}
-		if len(names) >= 2 && len(names) <= maxIndexedNames && (len(names) >= minIndexedNames || !distinctLengths(names)) {
+		vars := make([]layoutVar, len(names))
+		for i, n := range names {
+			vars[i] = layoutVar{name: n, seg: i}
+		}
+		l := &layout{vars: vars, byName: indexNames(vars)}
+		if len(names) >= 2 && len(names) <= maxIndexedNames && (len(names) >= minIndexedNames || !distinctLengths(vars)) {
 			eligible++
 		}
 		if l.byName != nil {
