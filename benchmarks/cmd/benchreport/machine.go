@@ -161,14 +161,16 @@ func trimMajor(path string) string {
 }
 
 // gitCommit returns the short commit checked out in dir, followed by
-// "+changes" if tracked files differ from it.
+// "+changes" if tracked files differ from it. go.work.sum does not count:
+// the go command adds to it the checksums of whatever modules the
+// machine's cache holds.
 func gitCommit(dir string) (string, error) {
 	out, err := exec.Command("git", "-C", dir, "rev-parse", "--short", "HEAD").Output()
 	if err != nil {
 		return "", fmt.Errorf("git rev-parse: %v", err)
 	}
 	c := strings.TrimSpace(string(out))
-	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no", "--", ":(top,exclude)go.work.sum").Output()
 	if err == nil && len(bytes.TrimSpace(st)) > 0 {
 		c += "+changes"
 	}

@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +55,44 @@ func TestTrimMajor(t *testing.T) {
 		if got := trimMajor(tt.in); got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestGitCommit checks that gitCommit marks a tree whose tracked files
+// changed, and not one where only go.work.sum did.
+func TestGitCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed to test gitCommit:", err)
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q")
+	write("go.work.sum", "a\n")
+	write("main.go", "package main\n")
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	clean, err := gitCommit(dir)
+	if err != nil || clean == "" || strings.Contains(clean, "+") {
+		t.Fatalf("clean tree: gitCommit = %q, %v", clean, err)
+	}
+	write("go.work.sum", "a\nb\n")
+	if c, err := gitCommit(dir); err != nil || c != clean {
+		t.Errorf("go.work.sum changed: gitCommit = %q, %v; want %q", c, err, clean)
+	}
+	write("main.go", "package main // changed\n")
+	if c, err := gitCommit(dir); err != nil || c != clean+"+changes" {
+		t.Errorf("main.go changed: gitCommit = %q, %v; want %q", c, err, clean+"+changes")
 	}
 }
