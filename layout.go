@@ -166,7 +166,7 @@ func (l *layout) position(name string) int {
 // name must not be empty.
 func (x *nameIndex) position(vars []layoutVar, name string) int {
 	// Invariant: a name of vars is in the slot its key gives, and only a
-	// name of names can be. The key holds every byte of a name of up to
+	// name of vars can be. The key holds every byte of a name of up to
 	// three bytes.
 	k := nameKey(name)
 	if s := x.slots[k*x.mul>>x.shift]; s.key == k && s.pos != 0 && (len(name) <= 3 || vars[s.pos-1].name == name) {
@@ -215,7 +215,7 @@ const (
 	maxIndexedNames = 32
 )
 
-// indexNames returns a perfect hash of names, or nil if there
+// indexNames returns a perfect hash of the names of vars, or nil if there
 // are more than maxIndexedNames, fewer than two, or fewer than
 // minIndexedNames all of different lengths, or if none was found.
 func indexNames(vars []layoutVar) *nameIndex {
