@@ -394,8 +394,8 @@ func firstByte(s string) byte {
 
 // child returns the literal child of n for the unescaped segment seg.
 func (n *lookupNode) child(seg string) *lookupNode {
-	if m := n.more; m != nil && m.litMap != nil {
-		return m.litMap.get(seg)
+	if lm := n.litMap(); lm != nil {
+		return lm.get(seg)
 	}
 	c := firstByte(seg)
 	i := 0

@@ -125,10 +125,9 @@ type mounted struct {
 	// Set when the route is added, from its parsed pattern.
 	r        *Router
 	route    *route
-	nsegs    int      // segments in the prefix
-	names    []string // wildcards in the prefix
-	prefix   *layout  // where the prefix's wildcards are
-	stripped *ident   // r.Pattern of the requests passed on to h
+	nsegs    int     // segments in the prefix
+	prefix   *layout // where the prefix's wildcards are
+	stripped *ident  // r.Pattern of the requests passed on to h
 
 	// throughIDs holds the identities of the full patterns of the inner
 	// router's routes, by the identity that the inner router gives them;
@@ -143,16 +142,10 @@ func (m *mounted) attach(r *Router, rt *route) {
 	m.r, m.route = r, rt
 	// The pattern is the prefix followed by a multi wildcard.
 	m.nsegs = len(p.segments) - 1
-	// The values of the stripped pattern are path values: its layout
-	// lists the names of the prefix, with the segments they had there.
-	l := &layout{version: rt.version(), stripped: true}
-	for i, s := range p.segments[:m.nsegs] {
-		if s.kind == segWild {
-			m.names = append(m.names, s.s)
-			l.vars = append(l.vars, layoutVar{name: s.s, seg: i})
-		}
-	}
 	m.prefix = rt.serveID.l
+	// The values of the stripped pattern are path values: its layout
+	// lists the wildcards of the prefix, which the multi does not add to.
+	l := &layout{vars: m.prefix.vars, version: rt.version(), stripped: true}
 	m.stripped = newIdent(p.str, l, r.id, int(rt.index), identStripped)
 }
 
@@ -166,9 +159,9 @@ type strippedRequest struct {
 func (m *mounted) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	s := &strippedRequest{req: *req, url: *req.URL}
 	s.req.URL = &s.url
-	for _, name := range m.names {
-		if v := Param(req, name); req.PathValue(name) != v {
-			s.req.SetPathValue(name, v)
+	for _, pv := range m.prefix.vars {
+		if v := Param(req, pv.name); req.PathValue(pv.name) != v {
+			s.req.SetPathValue(pv.name, v)
 		}
 	}
 	stripSegments(&s.url, m.nsegs)
