@@ -84,11 +84,11 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		if c != nil {
 			q.steps++
-			alt = alt || multi || n.wild != nil || n.more != nil && n.more.cons != nil
+			alt = alt || multi || n.wild != nil || n.constrained() != nil
 			n, p = c, rest
 			continue
 		}
-		if n.more != nil && n.more.cons != nil {
+		if n.constrained() != nil {
 			// Below here lookup decides (and counts n as a step); if it
 			// finds nothing, lookup may back up above.
 			rt := n.lookup(p, false, q)
