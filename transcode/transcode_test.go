@@ -54,6 +54,7 @@ func TestUnary(t *testing.T) {
 		{"bad bool", call{method: "GET", target: "/v1/echo/x?fBool=yes"}, 400, ``},
 		{"bad enum", call{method: "GET", target: "/v1/echo/x?fEnum=BLUE"}, 400, ``},
 		{"bad timestamp", call{method: "GET", target: "/v1/echo/x?ts=yesterday"}, 400, ``},
+		{"field mask path with no JSON form", call{method: "GET", target: "/v1/echo/x?mask=0"}, 400, ``},
 		{"bad float", call{method: "GET", target: "/v1/echo/x?fDouble=inf"}, 400, ``},
 		{"bad bytes", call{method: "GET", target: "/v1/echo/x?fBytes=!!"}, 400, ``},
 		{"two values for one", call{method: "GET", target: "/v1/echo/x?fInt32=1&fInt32=2"}, 400, ``},

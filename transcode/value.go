@@ -76,6 +76,11 @@ func parseValue(msg protoreflect.Message, fd protoreflect.FieldDescriptor, s str
 			}
 			paths.Append(protoreflect.ValueOfString(snakeCase(p)))
 		}
+		// A path that has no JSON form ("0", "a__b") could never be
+		// written back: protojson is the judge of which paths are valid.
+		if _, err := protojson.Marshal(m.Interface()); err != nil {
+			return protoreflect.Value{}, fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
+		}
 	case "google.protobuf.Timestamp", "google.protobuf.Duration":
 		// Their JSON forms are strings; protojson knows the formats.
 		if err := protojson.Unmarshal(strconv.AppendQuote(nil, s), m.Interface()); err != nil {
