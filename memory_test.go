@@ -21,7 +21,7 @@ func TestStructSizes(t *testing.T) {
 		{"pattern", unsafe.Sizeof(pattern{}), 64},
 		{"segment", unsafe.Sizeof(segment{}), 32},
 		{"ident", unsafe.Sizeof(ident{}), 48},
-		{"routeIdent", unsafe.Sizeof(routeIdent{}), 112},
+		{"layout", unsafe.Sizeof(layout{}), 64},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, more than %d", c.name, c.size, c.max)

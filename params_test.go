@@ -102,6 +102,65 @@ func TestIdentRegistry(t *testing.T) {
 	}
 }
 
+// TestSharedLayouts checks that the patterns of a router with the same
+// wildcards at the same positions share a layout, that patterns that
+// differ in any of what Param reads do not, and that each route still
+// reads its own values.
+func TestSharedLayouts(t *testing.T) {
+	router := New()
+	patterns := []string{
+		"GET /repos/{owner}/{repo}/issues",
+		"POST /repos/{owner}/{repo}/issues",
+		"GET /repos/{owner}/{repo}/pulls", // shares with the two above
+		"GET /repos/{owner}/{name}/forks", // another name
+		"GET /repos/{owner}/{repo}",       // fewer segments
+		"GET /users/{owner}/x/{repo}",     // another position
+		"GET /files/{owner}/{repo...}",    // a multi
+	}
+	for _, p := range patterns {
+		router.HandleFunc(p, func(http.ResponseWriter, *http.Request) {})
+	}
+	v := router.Version("v2")
+	v.HandleFunc("GET /repos/{owner}/{repo}/tags", func(http.ResponseWriter, *http.Request) {})
+	layouts := make(map[string]*layout)
+	for _, rt := range router.routes {
+		layouts[rt.pat.str] = rt.serveID.l
+	}
+	if layouts[patterns[0]] != layouts[patterns[1]] || layouts[patterns[0]] != layouts[patterns[2]] {
+		t.Errorf("%q, %q and %q have different layouts", patterns[0], patterns[1], patterns[2])
+	}
+	seen := map[*layout]string{}
+	for _, p := range append(patterns[2:], "GET /repos/{owner}/{repo}/tags") {
+		if q, ok := seen[layouts[p]]; ok {
+			t.Errorf("%q shares the layout of %q", p, q)
+		}
+		seen[layouts[p]] = p
+	}
+	for path, want := range map[string]string{
+		"/repos/a/b/issues": "b", "/repos/a/c/forks": "", "/repos/a/d": "d",
+		"/users/a/x/e": "e", "/files/a/f/g": "f/g",
+	} {
+		r := &http.Request{Method: "GET", URL: &url.URL{Path: path}, Header: http.Header{}}
+		router.ServeHTTP(&recorder{h: http.Header{}}, r)
+		if got := Param(r, "repo"); got != want || Param(r, "owner") != "a" {
+			t.Errorf("%s: Param(repo), Param(owner) = %q, %q; want %q, %q", path, got, Param(r, "owner"), want, "a")
+		}
+	}
+}
+
+// TestShareLayoutCollision checks that a layout whose hash another layout
+// of the router has is not confused with it.
+func TestShareLayoutCollision(t *testing.T) {
+	var a, b layout
+	a.init(mustPattern(t, "/a/{x}"), "")
+	b.init(mustPattern(t, "/a/{y}"), "")
+	r := New()
+	r.layouts = map[uint64]*layout{b.hash(): &a}
+	if got := r.shareLayout(b); got == &a || !got.equal(&b) {
+		t.Errorf("shareLayout returned %+v for %+v", *got, b)
+	}
+}
+
 // TestParams checks the iterator over all values, for routers, mounts and
 // ServeMux, and that it allocates nothing.
 func TestParams(t *testing.T) {

@@ -38,6 +38,9 @@ type Router struct {
 	// asks keeps no map.
 	patterns map[string]*route
 	names    map[string]*route // routes by name
+	// layouts are the layouts of r's patterns with named wildcards or a
+	// version, by their hash, for newRouteIdent to share.
+	layouts map[uint64]*layout
 	mounts   []*mounted        // mounts of Routers, in registration order
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
@@ -298,7 +301,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
-	rt.serveID = newRouteIdent(p, rt.version(), r.id, idx)
+	rt.serveID = r.newRouteIdent(p, rt.version(), idx)
 	ids := []*ident{rt.serveID}
 	if m != nil {
 		m.attach(r, rt)
