@@ -41,7 +41,7 @@ type Router struct {
 	// layouts are the layouts of r's patterns with named wildcards or a
 	// version, by their hash, for newRouteIdent to share.
 	layouts map[uint64]*layout
-	mounts   []*mounted        // mounts of Routers, in registration order
+	mounts  []*mounted // mounts of Routers, in registration order
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
