@@ -12,7 +12,6 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
-	"slices"
 	"sync"
 )
 
@@ -67,7 +66,7 @@ func distinctLengths(vars []layoutVar) bool {
 }
 
 // newRouteIdent returns the identity of kind identServe, for the route
-// with index idx of the router with id owner, whose pattern is p,
+// with index idx of r, whose pattern is p,
 // registered for version. Its layout is one that a pattern of the router
 // with the same wildcards at the same positions, the same number of
 // segments and the same version already has, if there is one.
@@ -78,72 +77,89 @@ func distinctLengths(vars []layoutVar) bool {
 // saves a layout and its names for most routes, and keeps the layouts that
 // Param reads few enough to stay in cache.
 func (r *Router) newRouteIdent(p *pattern, version string, idx int) *ident {
-	var l layout
-	l.init(p, version)
-	return &ident{str: p.str, l: r.shareLayout(l), owner: r.id, route: idx, kind: identServe}
+	return &ident{str: p.str, l: r.layoutOf(p, version), owner: r.id, route: idx, kind: identServe}
 }
 
 // layoutSeed seeds the hashes of the layouts that routers share.
 var layoutSeed = maphash.MakeSeed()
 
-// shareLayout returns a layout of r equal to l, made from l if r has none.
-// r's lock is held.
-func (r *Router) shareLayout(l layout) *layout {
-	if l.version == "" && len(l.vars) == 0 {
+// layoutOf returns the layout of p, registered for version: one that r
+// already has, or a new one. r's lock is held.
+//
+// Optimization: the hash and the comparison read p, so that a pattern
+// whose layout r has costs no allocation.
+func (r *Router) layoutOf(p *pattern, version string) *layout {
+	named := false
+	for _, s := range p.segments {
+		named = named || s.kind != segLiteral && s.s != ""
+	}
+	tail := p.lastSegment().kind == segMulti
+	if version == "" && !named {
 		// Optimization: a pattern without named wildcards, registered
 		// without a version, shares its layout with every other of its
 		// number of segments and kind of end, across routers.
-		return sharedLayout(l)
+		return sharedLayout(int32(len(p.segments)), tail)
 	}
-	h := l.hash()
-	if shared := r.layouts[h]; shared != nil && shared.equal(&l) {
+	h := layoutHash(p, version)
+	if shared := r.layouts[h]; shared != nil && shared.fits(p, version) {
 		return shared
 	}
-	nl := new(layout)
-	*nl = l
+	l := new(layout)
+	l.init(p, version)
 	if r.layouts == nil {
 		r.layouts = map[uint64]*layout{}
 	}
 	if r.layouts[h] == nil {
 		// A layout whose hash another has is not shared; that is rare
 		// enough to cost nothing.
-		r.layouts[h] = nl
+		r.layouts[h] = l
 	}
-	return nl
+	return l
 }
 
-// hash returns a hash of what equal compares.
-func (l *layout) hash() uint64 {
+// layoutHash returns a hash of what fits compares: the number of segments
+// of p, whether it ends in a multi, the names, positions and kinds of its
+// named wildcards, and version.
+func layoutHash(p *pattern, version string) uint64 {
 	var h maphash.Hash
 	h.SetSeed(layoutSeed)
-	var b [8]byte
-	binary.LittleEndian.PutUint32(b[:], uint32(l.nsegs))
-	b[4], b[5], b[6] = boolByte(l.multi), boolByte(l.tail), boolByte(l.stripped)
-	h.Write(b[:7])
-	h.WriteString(l.version)
-	for _, v := range l.vars {
-		binary.LittleEndian.PutUint32(b[:], uint32(v.seg))
-		binary.LittleEndian.PutUint32(b[4:], uint32(len(v.name)))
-		h.Write(b[:])
-		h.WriteString(v.name)
+	var b [9]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(len(p.segments)))
+	if p.lastSegment().kind == segMulti {
+		b[4] = 1
+	}
+	h.Write(b[:5])
+	h.WriteString(version)
+	for i, s := range p.segments {
+		if s.kind != segLiteral && s.s != "" {
+			binary.LittleEndian.PutUint32(b[:], uint32(i))
+			binary.LittleEndian.PutUint32(b[4:], uint32(len(s.s)))
+			b[8] = byte(s.kind)
+			h.Write(b[:])
+			h.WriteString(s.s)
+		}
 	}
 	return h.Sum64()
 }
 
-// boolByte returns 1 for true and 0 for false.
-func boolByte(b bool) byte {
-	if b {
-		return 1
+// fits reports whether l is the layout of p, registered for version: the
+// layout that init would make.
+func (l *layout) fits(p *pattern, version string) bool {
+	if l.stripped || int(l.nsegs) != len(p.segments) || l.tail != (p.lastSegment().kind == segMulti) || l.version != version {
+		return false
 	}
-	return 0
-}
-
-// equal reports whether l and m describe the same wildcards: the same
-// names at the same segments, the same number of segments, the same kind
-// of end and the same version. (byName follows from the names.)
-func (l *layout) equal(m *layout) bool {
-	return l.nsegs == m.nsegs && l.multi == m.multi && l.tail == m.tail && l.stripped == m.stripped &&
-		l.version == m.version && slices.Equal(l.vars, m.vars)
+	n := 0
+	multi := false
+	for i, s := range p.segments {
+		if s.kind != segLiteral && s.s != "" {
+			if n == len(l.vars) || l.vars[n] != (layoutVar{name: s.s, seg: i}) {
+				return false
+			}
+			n++
+			multi = s.kind == segMulti
+		}
+	}
+	return n == len(l.vars) && l.multi == multi
 }
 
 // sharedLayouts holds the layouts that sharedLayout gives, by number of
@@ -161,10 +177,10 @@ type sharedLayoutKey struct {
 	tail  bool
 }
 
-// sharedLayout returns the layout shared by the patterns whose layout is
-// l, which has no names and no version.
-func sharedLayout(l layout) *layout {
-	key := sharedLayoutKey{nsegs: l.nsegs, tail: l.tail}
+// sharedLayout returns the layout shared by the patterns without names
+// and version of nsegs segments, ending in a multi if tail is set.
+func sharedLayout(nsegs int32, tail bool) *layout {
+	key := sharedLayoutKey{nsegs: nsegs, tail: tail}
 	sharedLayouts.mu.Lock()
 	defer sharedLayouts.mu.Unlock()
 	if shared := sharedLayouts.m[key]; shared != nil {
@@ -173,8 +189,7 @@ func sharedLayout(l layout) *layout {
 	if sharedLayouts.m == nil {
 		sharedLayouts.m = map[sharedLayoutKey]*layout{}
 	}
-	shared := new(layout)
-	*shared = l
+	shared := &layout{nsegs: nsegs, tail: tail}
 	sharedLayouts.m[key] = shared
 	return shared
 }

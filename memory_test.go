@@ -43,7 +43,7 @@ func TestRegistrationAllocations(t *testing.T) {
 		max    float64
 	}{
 		{"static", "", 8},
-		{"param", "/{id}", 10},
+		{"param", "/{id}", 9},
 	} {
 		patterns := make([]string, 1000)
 		for i := range patterns {

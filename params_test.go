@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,17 +149,63 @@ func TestSharedLayouts(t *testing.T) {
 	}
 }
 
-// TestShareLayoutCollision checks that a layout whose hash another layout
-// of the router has is not confused with it.
-func TestShareLayoutCollision(t *testing.T) {
-	var a, b layout
+// TestLayoutCollision checks that a pattern whose layout hash another
+// layout of the router has is not given that layout.
+func TestLayoutCollision(t *testing.T) {
+	var a layout
 	a.init(mustPattern(t, "/a/{x}"), "")
-	b.init(mustPattern(t, "/a/{y}"), "")
+	p := mustPattern(t, "/a/{y}")
 	r := New()
-	r.layouts = map[uint64]*layout{b.hash(): &a}
-	if got := r.shareLayout(b); got == &a || !got.equal(&b) {
-		t.Errorf("shareLayout returned %+v for %+v", *got, b)
+	r.layouts = map[uint64]*layout{layoutHash(p, ""): &a}
+	if got := r.layoutOf(p, ""); got == &a || !got.fits(p, "") || got.vars[0].name != "y" {
+		t.Errorf("layoutOf returned %+v for %s", *got, p)
 	}
+}
+
+// TestLayoutFits checks that a layout fits the patterns whose layout is
+// equal to it, and no other, and that those have the same hash.
+func TestLayoutFits(t *testing.T) {
+	// Patterns with the same class differ in nothing that Param reads.
+	class := map[string]int{
+		"/a/{x}": 1, "/a/{y}": 2, "/a/{x}/": 3, "/a/{x}/b": 4, "/a/{x}/{$}": 4, "/{x}/a": 5,
+		"/a/{x...}": 6, "/a/{x}/{y}": 7, "/a/{x}/{y...}": 8, "/a/{x}/{z}": 9,
+		"/a/b": 10, "/a/{$}": 10, "/a/": 11,
+	}
+	var patterns []string
+	for p := range class {
+		patterns = append(patterns, p)
+	}
+	for _, ps := range patterns {
+		p := mustPattern(t, ps)
+		for _, version := range []string{"", "v1"} {
+			var l layout
+			l.init(p, version)
+			for _, qs := range patterns {
+				q := mustPattern(t, qs)
+				for _, qv := range []string{"", "v1"} {
+					var m layout
+					m.init(q, qv)
+					same := l.equal(&m)
+					if got := l.fits(q, qv); got != same {
+						t.Errorf("layout of %s (version %q) fits %s (version %q) = %v, want %v", ps, version, qs, qv, got, same)
+					}
+					if same != (version == qv && class[ps] == class[qs]) {
+						t.Errorf("layouts of %s (version %q) and %s (version %q): equal = %v", ps, version, qs, qv, same)
+					}
+					if same && layoutHash(p, version) != layoutHash(q, qv) {
+						t.Errorf("equal layouts of %s and %s (version %q) have different hashes", ps, qs, qv)
+					}
+				}
+			}
+		}
+	}
+}
+
+// equal reports whether l and m are the same layout, byName aside (it
+// follows from the names).
+func (l *layout) equal(m *layout) bool {
+	return l.nsegs == m.nsegs && l.multi == m.multi && l.tail == m.tail && l.stripped == m.stripped &&
+		l.version == m.version && slices.Equal(l.vars, m.vars)
 }
 
 // TestParams checks the iterator over all values, for routers, mounts and
