@@ -37,7 +37,39 @@ type layout struct {
 // A layoutVar is a named wildcard of a layout.
 type layoutVar struct {
 	name string
-	seg  int // the index of its path segment
+	word uint64 // nameWord(name), for a name of up to eight bytes
+	seg  int    // the index of its path segment
+}
+
+// newLayoutVar returns the layoutVar for the wildcard name at segment seg.
+func newLayoutVar(name string, seg int) layoutVar {
+	v := layoutVar{name: name, seg: seg}
+	if len(name) <= 8 {
+		v.word = nameWord(name)
+	}
+	return v
+}
+
+// nameWord returns a word made of the bytes of s, which has one to eight
+// bytes, such that two such strings of the same length are equal exactly
+// when their words are.
+//
+// Optimization: a name is compared without a call to compare its bytes.
+// The word is the first four bytes and the last four, which overlap for
+// fewer than eight, or, for fewer than four, the first, middle and last
+// bytes, which are then all of them.
+func nameWord(s string) uint64 {
+	n := len(s)
+	if n >= 4 {
+		return uint64(le32(s[:4])) | uint64(le32(s[n-4:]))<<32
+	}
+	return uint64(s[0]) | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
+}
+
+// le32 returns the first four bytes of s, the first in the low byte.
+func le32(s string) uint32 {
+	s = s[:4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // init makes l the layout of p, registered for version.
@@ -45,7 +77,7 @@ func (l *layout) init(p *pattern, version string) {
 	*l = layout{nsegs: int32(len(p.segments)), tail: p.lastSegment().kind == segMulti, version: version}
 	for i, s := range p.segments {
 		if s.kind != segLiteral && s.s != "" {
-			l.vars = append(l.vars, layoutVar{name: s.s, seg: i})
+			l.vars = append(l.vars, newLayoutVar(s.s, i))
 			l.multi = s.kind == segMulti
 		}
 	}
@@ -152,7 +184,7 @@ func (l *layout) fits(p *pattern, version string) bool {
 	multi := false
 	for i, s := range p.segments {
 		if s.kind != segLiteral && s.s != "" {
-			if n == len(l.vars) || l.vars[n] != (layoutVar{name: s.s, seg: i}) {
+			if n == len(l.vars) || l.vars[n].name != s.s || l.vars[n].seg != i {
 				return false
 			}
 			n++
@@ -210,7 +242,7 @@ func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
 		l.multi = false
 	}
 	for _, v := range inner.vars {
-		l.vars = append(l.vars, layoutVar{name: v.name, seg: nprefix + v.seg})
+		l.vars = append(l.vars, newLayoutVar(v.name, nprefix+v.seg))
 	}
 	l.byName = indexNames(l.vars)
 	return l
@@ -218,14 +250,21 @@ func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
 
 // position returns the position of name in l.vars, or -1.
 func (l *layout) position(name string) int {
-	if l.byName != nil {
-		if name == "" {
-			return -1
+	if uint(len(name))-1 >= 8 {
+		// Empty, or longer than a word.
+		for i, v := range l.vars {
+			if v.name == name {
+				return i
+			}
 		}
+		return -1
+	}
+	if l.byName != nil {
 		return l.byName.position(l.vars, name)
 	}
+	w := nameWord(name)
 	for i, v := range l.vars {
-		if v.name == name {
+		if v.word == w && len(v.name) == len(name) {
 			return i
 		}
 	}
@@ -237,9 +276,21 @@ func (l *layout) position(name string) int {
 func (x *nameIndex) position(vars []layoutVar, name string) int {
 	// Invariant: a name of vars is in the slot its key gives, and only a
 	// name of vars can be. The key holds every byte of a name of up to
-	// three bytes.
+	// three bytes, and its length.
 	k := nameKey(name)
-	if s := x.slots[k*x.mul>>x.shift]; s.key == k && s.pos != 0 && (len(name) <= 3 || vars[s.pos-1].name == name) {
+	if s := x.slots[k*x.mul>>x.shift]; s.key == k && s.pos != 0 {
+		// The key holds the low byte of the name's length, which is all
+		// of it for an indexed name and for a name of up to eight bytes.
+		v := &vars[s.pos-1]
+		switch {
+		case len(name) <= 3:
+		case len(name) <= 8:
+			if v.word != nameWord(name) {
+				return -1
+			}
+		case v.name != name:
+			return -1
+		}
 		return int(s.pos) - 1
 	}
 	return -1

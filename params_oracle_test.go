@@ -136,7 +136,7 @@ func TestNameIndexOracle(t *testing.T) {
 		}
 		vars := make([]layoutVar, len(names))
 		for i, n := range names {
-			vars[i] = layoutVar{name: n, seg: i}
+			vars[i] = newLayoutVar(n, i)
 		}
 		l := &layout{vars: vars, byName: indexNames(vars)}
 		if len(names) >= 2 && len(names) <= maxIndexedNames && (len(names) >= minIndexedNames || !distinctLengths(vars)) {
@@ -165,6 +165,27 @@ func TestNameIndexOracle(t *testing.T) {
 	// taken (and this test checks little).
 	if indexed < eligible*98/100 {
 		t.Errorf("%d of %d name sets indexed, want nearly all", indexed, eligible)
+	}
+}
+
+// TestNameWordOracle checks that two names of the same length, from one
+// to eight bytes, have the same nameWord exactly when they are equal, for
+// random names over a small alphabet (so that many pairs share bytes).
+func TestNameWordOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	random := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ab\x00\xff"[rng.IntN(4)]
+		}
+		return string(b)
+	}
+	for range 200000 {
+		n := 1 + rng.IntN(8)
+		a, b := random(n), random(n)
+		if (nameWord(a) == nameWord(b)) != (a == b) {
+			t.Fatalf("nameWord(%q) = %#x, nameWord(%q) = %#x", a, nameWord(a), b, nameWord(b))
+		}
 	}
 }
 
