@@ -139,7 +139,7 @@ func TestNameIndexOracle(t *testing.T) {
 			vars[i] = newLayoutVar(n, i)
 		}
 		l := &layout{vars: vars, byName: indexNames(vars)}
-		if len(names) >= 2 && len(names) <= maxIndexedNames && (len(names) >= minIndexedNames || !distinctLengths(vars)) {
+		if indexable(vars) {
 			eligible++
 		}
 		if l.byName != nil {
