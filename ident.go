@@ -132,30 +132,44 @@ type identSlots struct {
 }
 
 // find returns the identity that s is, or nil.
+//
+// Optimization: small enough to be inlined into Param, it looks at the
+// first slot of the probe itself, where most identities are, and leaves
+// the rest of the probe to probe.
 func (t *identTable) find(s string) *ident {
-	if s == "" {
+	sl := t.slots.Load()
+	if sl == nil || s == "" {
 		return nil
 	}
 	key := unsafe.StringData(s)
-	sl := t.slots.Load()
-	if sl == nil {
-		return nil
+	i := sl.slot(key)
+	if id := sl.s[i].Load(); id != nil && id.key() == key && len(id.str) == len(s) {
+		return id
 	}
+	return sl.probe(key, len(s), i)
+}
+
+// probe returns the identity whose key is key and whose string has n
+// bytes, probing from slot i on, or nil.
+func (sl *identSlots) probe(key *byte, n int, i uintptr) *ident {
 	mask := uintptr(len(sl.s) - 1)
-	for i := sl.slot(key); ; i = (i + 1) & mask {
+	for ; ; i = (i + 1) & mask {
 		id := sl.s[i].Load()
 		if id == nil {
 			return nil
 		}
 		if unsafe.StringData(id.str) == key {
 			// A prefix of an identity shares its data pointer.
-			if len(id.str) == len(s) {
+			if len(id.str) == n {
 				return id
 			}
 			return nil
 		}
 	}
 }
+
+// key returns id's key, the address of its first byte.
+func (id *ident) key() *byte { return unsafe.StringData(id.str) }
 
 // deletedIdent marks the slot of a removed identity.
 var deletedIdent = &ident{}

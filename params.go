@@ -18,6 +18,7 @@ import (
 	"math/bits"
 	"net/http"
 	"strings"
+	"unsafe"
 )
 
 // Param returns the value of the wildcard name in the pattern that matched
@@ -42,7 +43,16 @@ import (
 // "%2E") and the value holds an escape: the value is then unescaped into a
 // new string. Otherwise values come unescaped from r.URL.Path.
 func Param(r *http.Request, name string) string {
-	id := findIdent(r.Pattern)
+	// Optimization: findIdent, which the compiler does not inline, with
+	// the first step of its probe written out, where most identities are
+	// found without a call.
+	var id *ident
+	if sl, pat := idents.slots.Load(), r.Pattern; sl != nil && pat != "" {
+		id = sl.s[sl.slot(unsafe.StringData(pat))].Load()
+		if id == nil || id.key() != unsafe.StringData(pat) || len(id.str) != len(pat) {
+			id = idents.find(pat)
+		}
+	}
 	if id == nil {
 		// A pattern of no live Router: from a ServeMux, or set by hand.
 		return patternParam(r, name)
