@@ -131,36 +131,26 @@ type identSlots struct {
 	shift uint
 }
 
-// find returns the identity that s is, or nil.
-//
-// Optimization: small enough to be inlined into Param, it looks at the
-// first slot of the probe itself, where most identities are, and leaves
-// the rest of the probe to probe.
+// find returns the identity that s is, or nil. (Param makes the first
+// step of the probe itself; see there.)
 func (t *identTable) find(s string) *ident {
-	sl := t.slots.Load()
-	if sl == nil || s == "" {
+	if s == "" {
 		return nil
 	}
 	key := unsafe.StringData(s)
-	i := sl.slot(key)
-	if id := sl.s[i].Load(); id != nil && id.key() == key && len(id.str) == len(s) {
-		return id
+	sl := t.slots.Load()
+	if sl == nil {
+		return nil
 	}
-	return sl.probe(key, len(s), i)
-}
-
-// probe returns the identity whose key is key and whose string has n
-// bytes, probing from slot i on, or nil.
-func (sl *identSlots) probe(key *byte, n int, i uintptr) *ident {
 	mask := uintptr(len(sl.s) - 1)
-	for ; ; i = (i + 1) & mask {
+	for i := sl.slot(key); ; i = (i + 1) & mask {
 		id := sl.s[i].Load()
 		if id == nil {
 			return nil
 		}
-		if unsafe.StringData(id.str) == key {
+		if id.key() == key {
 			// A prefix of an identity shares its data pointer.
-			if len(id.str) == n {
+			if len(id.str) == len(s) {
 				return id
 			}
 			return nil

@@ -45,7 +45,9 @@ import (
 func Param(r *http.Request, name string) string {
 	// Optimization: findIdent, which the compiler does not inline, with
 	// the first step of its probe written out, where most identities are
-	// found without a call.
+	// found without a call. Invariant: an identity found here is the one
+	// find returns, since its key and length are those of r.Pattern and
+	// no two identities share a key; anything else is left to find.
 	var id *ident
 	if sl, pat := idents.slots.Load(), r.Pattern; sl != nil && pat != "" {
 		id = sl.s[sl.slot(unsafe.StringData(pat))].Load()
