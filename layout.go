@@ -52,25 +52,12 @@ func newLayoutVar(name string, seg int) layoutVar {
 
 // nameWord returns a word made of the bytes of s, which has one to eight
 // bytes, such that two such strings of the same length are equal exactly
-// when their words are.
+// when their words are: the bytes of s, the first in the low byte, padded
+// with zeros.
 //
-// Optimization: a name is compared without a call to compare its bytes.
-// The word is the first four bytes and the last four, which overlap for
-// fewer than eight, or, for fewer than four, the first, middle and last
-// bytes, which are then all of them.
-func nameWord(s string) uint64 {
-	n := len(s)
-	if n >= 4 {
-		return uint64(le32(s[:4])) | uint64(le32(s[n-4:]))<<32
-	}
-	return uint64(s[0]) | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
-}
-
-// le32 returns the first four bytes of s, the first in the low byte.
-func le32(s string) uint32 {
-	s = s[:4]
-	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-}
+// Optimization: a name is compared without a call to compare its bytes,
+// and the word is made by keyWord, which the compiler inlines.
+func nameWord(s string) uint64 { return keyWord(s) }
 
 // init makes l the layout of p, registered for version.
 func (l *layout) init(p *pattern, version string) {
