@@ -95,7 +95,7 @@ func (t *table) dispatch(w http.ResponseWriter, req *http.Request, v *verdict, q
 // router decided v, described by q, outermost first.
 func (t *table) hops(v *verdict, q *query) []*groupNode {
 	if v.kind == verdictServe {
-		return v.rt.hops
+		return v.rt.hops()
 	}
 	if !t.claims {
 		return nil
@@ -118,7 +118,7 @@ type groupHop struct{ g *groupNode }
 func (h groupHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := h.g.r.current()
 	if rt := t.servedRoute(req); rt != nil {
-		if next := h.next(rt.hops); next != nil {
+		if next := h.next(rt.hops()); next != nil {
 			next.entry.ServeHTTP(w, req)
 			return
 		}

@@ -48,7 +48,7 @@ func (r *Router) Routes() []RouteInfo {
 	for _, rt := range routes {
 		p := rt.pat
 		mw := 0
-		for _, g := range rt.hops {
+		for _, g := range rt.hops() {
 			mw += g.count
 		}
 		infos = append(infos, RouteInfo{
@@ -202,7 +202,7 @@ func writeRoutes(b *strings.Builder, routes []*route) {
 			b.WriteString(" mount")
 		}
 		mw := 0
-		for _, g := range rt.hops {
+		for _, g := range rt.hops() {
 			mw += g.count
 		}
 		switch mw {

@@ -295,7 +295,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 		rt.more = &routeMore{version: g.version, name: g.name}
 	}
 	if g.node != nil {
-		rt.hops = g.node.hops
+		rt.group = g.node
 	}
 	rt.r = r
 	r.routes = append(r.routes, rt)

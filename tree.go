@@ -30,7 +30,7 @@ type route struct {
 	// Optimization: what serving a route that matched reads comes first,
 	// so that it shares as few cache lines as it can.
 	handler    http.Handler // as registered, without middleware
-	hops       []*groupNode // the groups whose middleware wraps the route, outermost first
+	group      *groupNode   // the innermost group whose middleware wraps the route, or nil; see hops
 	mount      *mounted     // the mount, for a route made by Mount
 	multi      bool         // pat ends in a multi wildcard
 	pathValues setting      // whether to populate r.PathValue; settingDefault for the router's choice
@@ -44,9 +44,9 @@ type route struct {
 	r       *Router // the router the route is registered with
 
 	// Optimization: a version, a name and a set of versions, which most
-	// routes lack, are kept apart, so that a route is 96 bytes instead of
-	// 128. more is nil for such routes, and never changed once the route
-	// is made: a copy of a route that needs other values gets its own.
+	// routes lack, are kept apart, so that a route is 32 bytes smaller.
+	// more is nil for such routes, and never changed once the route is
+	// made: a copy of a route that needs other values gets its own.
 	more *routeMore
 }
 
@@ -88,10 +88,22 @@ func (rt *route) versions() *versionSet {
 // entry returns the handler that serves a request rt matched: rt's
 // handler, inside the middleware of the groups that wrap it.
 func (rt *route) entry() http.Handler {
-	if len(rt.hops) == 0 {
+	if rt.group == nil || len(rt.group.hops) == 0 {
 		return rt.handler
 	}
-	return rt.hops[0].entry
+	return rt.group.hops[0].entry
+}
+
+// hops returns the groups whose middleware wraps rt, outermost first.
+//
+// Optimization: a route keeps its innermost group, whose hops they are,
+// instead of the slice, so that a route is 80 bytes instead of 96. A group
+// node is not changed once made.
+func (rt *route) hops() []*groupNode {
+	if rt.group == nil {
+		return nil
+	}
+	return rt.group.hops
 }
 
 // newRoute returns the route for p and h, the one of index idx.
