@@ -103,10 +103,10 @@ func distinctLengths(vars []layoutVar) bool {
 }
 
 // newRouteIdent returns the identity of kind identServe, for the route
-// with index idx of r, whose pattern is p,
-// registered for version. Its layout is one that a pattern of the router
-// with the same wildcards at the same positions, the same number of
-// segments and the same version already has, if there is one.
+// with index idx of r, whose pattern is p, registered for version. Its
+// layout is one that a pattern of r with the same wildcards at the same
+// positions, the same number of segments and the same version already
+// has, if there is one.
 //
 // Optimization: the routes of an API share few layouts. Of the 167 routes
 // with wildcards of the GitHub API, 38 layouts are distinct: every
