@@ -123,7 +123,7 @@ func compareMethods(m1, m2 string) relationship {
 // comparePaths relates the paths of p1 and p2.
 func (p1 *pattern) comparePaths(p2 *pattern) relationship {
 	s1, s2 := p1.segments, p2.segments
-	multi1, multi2 := p1.lastSegment().kind == segMulti, p2.lastSegment().kind == segMulti
+	multi1, multi2 := p1.endsInMulti(), p2.endsInMulti()
 	if len(s1) != len(s2) && !multi1 && !multi2 {
 		return disjoint
 	}

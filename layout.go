@@ -37,33 +37,23 @@ type layout struct {
 // A layoutVar is a named wildcard of a layout.
 type layoutVar struct {
 	name string
-	word uint64 // nameWord(name), for a name of up to eight bytes
-	seg  int    // the index of its path segment
+	// Optimization: word is keyWord(name). Two names of the same length,
+	// up to eight bytes, are equal exactly when their words are, so that
+	// position compares such a name without a call to compare bytes.
+	word uint64
+	seg  int // the index of its path segment
 }
 
 // newLayoutVar returns the layoutVar for the wildcard name at segment seg.
 func newLayoutVar(name string, seg int) layoutVar {
-	v := layoutVar{name: name, seg: seg}
-	if len(name) <= 8 {
-		v.word = nameWord(name)
-	}
-	return v
+	return layoutVar{name: name, word: keyWord(name), seg: seg}
 }
-
-// nameWord returns a word made of the bytes of s, which has one to eight
-// bytes, such that two such strings of the same length are equal exactly
-// when their words are: the bytes of s, the first in the low byte, padded
-// with zeros.
-//
-// Optimization: a name is compared without a call to compare its bytes,
-// and the word is made by keyWord, which the compiler inlines.
-func nameWord(s string) uint64 { return keyWord(s) }
 
 // init makes l the layout of p, registered for version.
 func (l *layout) init(p *pattern, version string) {
-	*l = layout{nsegs: int32(len(p.segments)), tail: p.lastSegment().kind == segMulti, version: version}
+	*l = layout{nsegs: int32(len(p.segments)), tail: p.endsInMulti(), version: version}
 	for i, s := range p.segments {
-		if s.kind != segLiteral && s.s != "" {
+		if s.named() {
 			l.vars = append(l.vars, newLayoutVar(s.s, i))
 			l.multi = s.kind == segMulti
 		}
@@ -126,16 +116,11 @@ var layoutSeed = maphash.MakeSeed()
 // Optimization: the hash and the comparison read p, so that a pattern
 // whose layout r has costs no allocation.
 func (r *Router) layoutOf(p *pattern, version string) *layout {
-	named := false
-	for _, s := range p.segments {
-		named = named || s.kind != segLiteral && s.s != ""
-	}
-	tail := p.lastSegment().kind == segMulti
-	if version == "" && !named {
+	if version == "" && p.wildcards() == 0 {
 		// Optimization: a pattern without named wildcards, registered
 		// without a version, shares its layout with every other of its
 		// number of segments and kind of end, across routers.
-		return sharedLayout(int32(len(p.segments)), tail)
+		return sharedLayout(int32(len(p.segments)), p.endsInMulti())
 	}
 	h := layoutHash(p, version)
 	if shared := r.layouts[h]; shared != nil && shared.fits(p, version) {
@@ -162,13 +147,13 @@ func layoutHash(p *pattern, version string) uint64 {
 	h.SetSeed(layoutSeed)
 	var b [9]byte
 	binary.LittleEndian.PutUint32(b[:], uint32(len(p.segments)))
-	if p.lastSegment().kind == segMulti {
+	if p.endsInMulti() {
 		b[4] = 1
 	}
 	h.Write(b[:5])
 	h.WriteString(version)
 	for i, s := range p.segments {
-		if s.kind != segLiteral && s.s != "" {
+		if s.named() {
 			binary.LittleEndian.PutUint32(b[:], uint32(i))
 			binary.LittleEndian.PutUint32(b[4:], uint32(len(s.s)))
 			b[8] = byte(s.kind)
@@ -182,13 +167,13 @@ func layoutHash(p *pattern, version string) uint64 {
 // fits reports whether l is the layout of p, registered for version: the
 // layout that init would make.
 func (l *layout) fits(p *pattern, version string) bool {
-	if l.stripped || int(l.nsegs) != len(p.segments) || l.tail != (p.lastSegment().kind == segMulti) || l.version != version {
+	if l.stripped || int(l.nsegs) != len(p.segments) || l.tail != p.endsInMulti() || l.version != version {
 		return false
 	}
 	n := 0
 	multi := false
 	for i, s := range p.segments {
-		if s.kind != segLiteral && s.s != "" {
+		if s.named() {
 			if n == len(l.vars) || l.vars[n].name != s.s || l.vars[n].seg != i {
 				return false
 			}
@@ -247,7 +232,8 @@ func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
 		l.multi = false
 	}
 	for _, v := range inner.vars {
-		l.vars = append(l.vars, newLayoutVar(v.name, nprefix+v.seg))
+		v.seg += nprefix
+		l.vars = append(l.vars, v)
 	}
 	l.byName = indexNames(l.vars)
 	return l
@@ -269,7 +255,7 @@ func (l *layout) position(name string) int {
 		}
 		return -1
 	}
-	w := nameWord(name)
+	w := keyWord(name)
 	for i, v := range l.vars {
 		if v.word == w && len(v.name) == len(name) {
 			return i
@@ -292,7 +278,7 @@ func (x *nameIndex) position(vars []layoutVar, name string) int {
 		switch {
 		case len(name) <= 3:
 		case len(name) <= 8:
-			if v.word != nameWord(name) {
+			if v.word != keyWord(name) {
 				return -1
 			}
 		case v.name != name:

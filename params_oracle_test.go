@@ -169,8 +169,9 @@ func TestNameIndexOracle(t *testing.T) {
 }
 
 // TestNameWordOracle checks that two names of the same length, from one
-// to eight bytes, have the same nameWord exactly when they are equal, for
-// random names over a small alphabet (so that many pairs share bytes).
+// to eight bytes, have the same keyWord exactly when they are equal (as
+// layoutVar.word relies on), for random names over a small alphabet (so
+// that many pairs share bytes).
 func TestNameWordOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	random := func(n int) string {
@@ -183,8 +184,8 @@ func TestNameWordOracle(t *testing.T) {
 	for range 200000 {
 		n := 1 + rng.IntN(8)
 		a, b := random(n), random(n)
-		if (nameWord(a) == nameWord(b)) != (a == b) {
-			t.Fatalf("nameWord(%q) = %#x, nameWord(%q) = %#x", a, nameWord(a), b, nameWord(b))
+		if (keyWord(a) == keyWord(b)) != (a == b) {
+			t.Fatalf("keyWord(%q) = %#x, keyWord(%q) = %#x", a, keyWord(a), b, keyWord(b))
 		}
 	}
 }

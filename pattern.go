@@ -93,6 +93,13 @@ func (p *pattern) String() string { return p.str }
 // lastSegment returns the final segment of p's path.
 func (p *pattern) lastSegment() segment { return p.segments[len(p.segments)-1] }
 
+// endsInMulti reports whether p's path ends in a multi wildcard, named or
+// not (a trailing slash).
+func (p *pattern) endsInMulti() bool { return p.lastSegment().kind == segMulti }
+
+// named reports whether s is a named wildcard, single or multi.
+func (s segment) named() bool { return s.kind != segLiteral && s.s != "" }
+
 // staticPath returns the path that p matches if its segments are all
 // literals without a '/' ({$} may end it), and "" otherwise.
 //
@@ -132,7 +139,7 @@ func (p *pattern) staticPath() string {
 func (p *pattern) wildcards() int {
 	n := 0
 	for _, s := range p.segments {
-		if s.kind != segLiteral && s.s != "" {
+		if s.named() {
 			n++
 		}
 	}

@@ -93,7 +93,7 @@ func (r *Router) reverse(key string, byName bool, params []string) (string, bool
 		}
 		var prefixParams, innerParams []string
 		for i := 0; i < len(params); i += 2 {
-			if slices.ContainsFunc(m.prefix.vars, func(v layoutVar) bool { return v.name == params[i] }) {
+			if m.prefix.position(params[i]) >= 0 {
 				prefixParams = append(prefixParams, params[i], params[i+1])
 			} else {
 				innerParams = append(innerParams, params[i], params[i+1])

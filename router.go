@@ -271,7 +271,7 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 		return nil, conflict
 	}
 	for _, seg := range p.segments {
-		if prefix, ok := r.mountNames[seg.s]; ok && seg.kind != segLiteral && seg.s != "" {
+		if prefix, ok := r.mountNames[seg.s]; ok && seg.named() {
 			return nil, fmt.Errorf("cairn: pattern %q (registered at %s) has a wildcard {%s}, as the prefix %q the router is mounted at has, "+
 				"which would hide the prefix's value", s, loc, seg.s, prefix)
 		}

@@ -108,7 +108,7 @@ func (rt *route) hops() []*groupNode {
 
 // newRoute returns the route for p and h, the one of index idx.
 func newRoute(p *pattern, h http.Handler, idx int) *route {
-	return &route{pat: p, handler: h, index: int32(idx), seq: int32(idx), multi: p.lastSegment().kind == segMulti, nsegs: int32(len(p.segments))}
+	return &route{pat: p, handler: h, index: int32(idx), seq: int32(idx), multi: p.endsInMulti(), nsegs: int32(len(p.segments))}
 }
 
 // A setting is a per-route or per-group choice that may defer to the
