@@ -193,24 +193,33 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 		return
 	}
 	n.lits = slices.Insert(n.lits, i, litChild{word: keyWord(k), key: k, node: child})
-	n.indexLiterals()
+	n.indexLiterals(k)
 }
 
-// indexLiterals brings litSlash and litIndex up to date with lits.
-func (n *lookupNode) indexLiterals() {
-	slash := false
-	for _, l := range n.lits {
-		slash = slash || strings.Contains(l.key, "/")
-	}
-	var idx *[256]uint8
-	if len(n.lits) > maxScannedFirst {
-		idx = new([256]uint8)
-		for i := len(n.lits) - 1; i >= 0; i-- {
-			idx[byte(n.lits[i].word)] = uint8(i + 1)
+// indexLiterals brings litSlash and litIndex up to date with lits, to
+// which k was just added.
+//
+// Optimization: an index n already has is rebuilt in place rather than
+// made anew for each key. n is owned by the change that calls this, and so
+// are its nodeMore and index (own copies both), which no lookup reads
+// before the change is committed.
+func (n *lookupNode) indexLiterals(k string) {
+	slash := strings.Contains(k, "/") || n.more != nil && n.more.litSlash
+	if len(n.lits) <= maxScannedFirst {
+		if slash {
+			n.mut().litSlash = true
 		}
+		return
 	}
-	if slash || idx != nil || n.more != nil {
-		more := n.mut()
-		more.litSlash, more.litIndex = slash, idx
+	more := n.mut()
+	idx := more.litIndex
+	if idx == nil {
+		idx = new([256]uint8)
+	} else {
+		clear(idx[:])
 	}
+	for i := len(n.lits) - 1; i >= 0; i-- {
+		idx[byte(n.lits[i].word)] = uint8(i + 1)
+	}
+	more.litSlash, more.litIndex = slash, idx
 }
