@@ -189,9 +189,9 @@ const maxConstrainedParams = 2
 
 // constrainedRoutes are the routes of the constraints suite.
 var constrainedRoutes = []constrainedRoute{
-	{Route{"PUT", "/static/:uuid/:ip"}, []constraint{uuidConstraint, ipv4Constraint}},
-	{Route{"GET", "/static/:ip/:uuid"}, []constraint{ipv4Constraint, uuidConstraint}},
-	{Route{"GET", "/code/:code"}, []constraint{codeConstraint}},
+	{newRoute("PUT", "/static/:uuid/:ip"), []constraint{uuidConstraint, ipv4Constraint}},
+	{newRoute("GET", "/static/:ip/:uuid"), []constraint{ipv4Constraint, uuidConstraint}},
+	{newRoute("GET", "/code/:code"), []constraint{codeConstraint}},
 }
 
 // plainRoutes returns the routes of crs without their constraints.
@@ -229,7 +229,7 @@ func (cr constrainedRoute) neutral() Route {
 			segs[i] = fmt.Sprintf(":p%d", j)
 		}
 	}
-	return Route{Method: cr.Method, Path: strings.Join(segs, "/")}
+	return newRoute(cr.Method, strings.Join(segs, "/"))
 }
 
 // valid reports whether values, those of the route's parameters in order,

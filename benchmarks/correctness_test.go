@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"text/tabwriter"
@@ -19,11 +20,11 @@ var mustSupport = map[string]bool{Cairn.Name: true, CairnPathValues.Name: true}
 // converted and its value reported as Route.Request gives it.
 var restSuite = Suite{
 	Name: "rest",
-	Routes: []Route{
-		{"GET", "/src/*filepath"},
-		{"GET", "/user/:name"},
-		{"GET", "/user/:name/files/*path"},
-	},
+	Routes: withForms([]Route{
+		{Method: "GET", Path: "/src/*filepath"},
+		{Method: "GET", Path: "/user/:name"},
+		{Method: "GET", Path: "/user/:name/files/*path"},
+	}),
 }
 
 // testSuites returns every suite and restSuite.
@@ -204,6 +205,44 @@ func TestSuites(t *testing.T) {
 	for _, r := range Routers() {
 		if _, ok := constraintRouters[r.Name]; !ok {
 			t.Errorf("router %s has no way to serve the constraints suite", r.Name)
+		}
+	}
+}
+
+// TestRouteForms checks that the forms a route list makes once give what
+// a route without them computes, for every route of every suite.
+func TestRouteForms(t *testing.T) {
+	lists := map[string][]Route{"depth": {DepthRoute(1), DepthRoute(32)}}
+	for _, kind := range growthKinds {
+		lists[kind] = GrowthRoutes(kind, 100)
+	}
+	for _, s := range testSuites(t) {
+		lists[s.Name] = s.Routes
+	}
+	for name, routes := range lists {
+		for _, rt := range routes {
+			if rt.forms == nil {
+				t.Errorf("%s: %s: forms not made", name, rt)
+				continue
+			}
+			plain := Route{Method: rt.Method, Path: rt.Path}
+			if got, want := rt.Params(), plain.Params(); !slices.Equal(got, want) {
+				t.Errorf("%s: Params() = %q, want %q", rt, got, want)
+			}
+			if got, want := rt.Pattern(), plain.Pattern(); got != want {
+				t.Errorf("%s: Pattern() = %q, want %q", rt, got, want)
+			}
+			for _, multi := range []func(string) string{nil, func(string) string { return "*" }} {
+				if got, want := rt.Braces(multi), plain.Braces(multi); got != want {
+					t.Errorf("%s: Braces = %q, want %q", rt, got, want)
+				}
+			}
+			if got, want := restNames(rt, "*"), restNames(plain, "*"); !slices.Equal(got, want) {
+				t.Errorf("%s: restNames = %q, want %q", rt, got, want)
+			}
+			if got, want := rt.Params(), plain.Params(); !slices.Equal(got, want) {
+				t.Errorf("%s: after restNames, Params() = %q, want %q", rt, got, want)
+			}
 		}
 	}
 }

@@ -51,7 +51,7 @@ func GrowthRoutes(kind string, n int) []Route {
 	routes := make([]Route, n)
 	for i := range routes {
 		p := growthPrefixes[i%len(growthPrefixes)]
-		routes[i] = Route{Method: "GET", Path: p + "/r" + strconv.Itoa(i) + suffix}
+		routes[i] = newRoute("GET", p+"/r"+strconv.Itoa(i)+suffix)
 	}
 	return routes
 }
@@ -77,7 +77,7 @@ func DepthRoute(d int) Route {
 			fmt.Fprintf(&b, "/:p%d", k)
 		}
 	}
-	return Route{Method: "GET", Path: b.String()}
+	return newRoute("GET", b.String())
 }
 
 // growthSampleSize is the number of requests a lookup benchmark cycles

@@ -41,7 +41,7 @@ func BenchmarkRegisterLate(b *testing.B) {
 							r.ServeHTTP(newGrowthWriter(), lateRequest(Route{Method: "GET", Path: "/warm"}))
 						}
 						for _, rt := range routes {
-							r.HandleFunc(rt.Method+" "+rt.Braces(nil), lateHandler)
+							r.HandleFunc(rt.Pattern(), lateHandler)
 						}
 						w := newGrowthWriter()
 						r.ServeHTTP(w, first)
@@ -64,7 +64,7 @@ func lateHandler(w http.ResponseWriter, r *http.Request) {}
 func newLateRouter(routes []Route) *cairn.Router {
 	r := cairn.New()
 	for _, rt := range routes {
-		r.HandleFunc(rt.Method+" "+rt.Braces(nil), lateHandler)
+		r.HandleFunc(rt.Pattern(), lateHandler)
 	}
 	return r
 }

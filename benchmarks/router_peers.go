@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/dimfeld/httptreemux/v5"
@@ -194,6 +195,7 @@ func hasRest(rt Route) bool {
 func restNames(rt Route, star string) []string {
 	names := rt.Params()
 	if hasRest(rt) {
+		names = slices.Clone(names)
 		names[len(names)-1] = star
 	}
 	return names

@@ -15,7 +15,7 @@ var Cairn = Router{
 		r.PopulatePathValues(false)
 		err := register(routes, func(i int, rt Route) {
 			names := rt.Params()
-			r.HandleFunc(rt.Method+" "+rt.Braces(nil), func(w http.ResponseWriter, req *http.Request) {
+			r.HandleFunc(rt.Pattern(), func(w http.ResponseWriter, req *http.Request) {
 				opt.begin(i)
 				for _, n := range names {
 					opt.value(w, cairn.Param(req, n))
@@ -33,7 +33,7 @@ var CairnPathValues = Router{
 	New: func(routes []Route, opt Options) (http.Handler, error) {
 		r := cairn.New()
 		err := register(routes, func(i int, rt Route) {
-			r.HandleFunc(rt.Method+" "+rt.Braces(nil), pathValueHandler(i, rt.Params(), &opt))
+			r.HandleFunc(rt.Pattern(), pathValueHandler(i, rt.Params(), &opt))
 		})
 		return r, err
 	},
@@ -45,7 +45,7 @@ var ServeMux = Router{
 	New: func(routes []Route, opt Options) (http.Handler, error) {
 		mux := http.NewServeMux()
 		err := register(routes, func(i int, rt Route) {
-			mux.HandleFunc(rt.Method+" "+rt.Braces(nil), pathValueHandler(i, rt.Params(), &opt))
+			mux.HandleFunc(rt.Pattern(), pathValueHandler(i, rt.Params(), &opt))
 		})
 		return mux, err
 	},

@@ -107,16 +107,16 @@ func (m Mode) String() string {
 
 // staticRoutes are the routes of the "static" suite: GET /user/repos, the
 // route requested, among static and parameterized neighbours.
-var staticRoutes = []Route{
-	{"GET", "/user"},
-	{"GET", "/user/repos"},
-	{"POST", "/user/repos"},
-	{"GET", "/user/keys"},
-	{"GET", "/user/emails"},
-	{"GET", "/users/:user"},
-	{"GET", "/users/:user/repos"},
-	{"GET", "/repos/:owner/:repo"},
-}
+var staticRoutes = withForms([]Route{
+	{Method: "GET", Path: "/user"},
+	{Method: "GET", Path: "/user/repos"},
+	{Method: "POST", Path: "/user/repos"},
+	{Method: "GET", Path: "/user/keys"},
+	{Method: "GET", Path: "/user/emails"},
+	{Method: "GET", Path: "/users/:user"},
+	{Method: "GET", Path: "/users/:user/repos"},
+	{Method: "GET", Path: "/repos/:owner/:repo"},
+})
 
 // SingleSuites returns the single-route suites: "static" (GET /user/repos
 // among a few routes), and "param1", "param5" and "param20", one route
@@ -137,7 +137,7 @@ func SingleSuites() []Suite {
 			}
 			route.Path = b.String()
 		}
-		routes := []Route{route}
+		routes := []Route{newRoute(route.Method, route.Path)}
 		suites = append(suites, Suite{
 			Name:     fmt.Sprintf("param%d", n),
 			Routes:   routes,
