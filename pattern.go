@@ -81,6 +81,45 @@ type pattern struct {
 	methodEnd, hostStart, hostEnd uint32
 }
 
+// newPattern returns a new, empty pattern with room for n segments.
+//
+// Optimization: a pattern of up to four segments, as most are, is made
+// with its segments in one allocation, which takes no more memory than
+// two: the sizes of the pair are those of the allocator's size classes.
+func newPattern(n int) *pattern {
+	switch {
+	case n <= 1:
+		b := new(struct {
+			p pattern
+			s [1]segment
+		})
+		b.p.segments = b.s[:0]
+		return &b.p
+	case n == 2:
+		b := new(struct {
+			p pattern
+			s [2]segment
+		})
+		b.p.segments = b.s[:0]
+		return &b.p
+	case n == 3:
+		b := new(struct {
+			p pattern
+			s [3]segment
+		})
+		b.p.segments = b.s[:0]
+		return &b.p
+	case n == 4:
+		b := new(struct {
+			p pattern
+			s [4]segment
+		})
+		b.p.segments = b.s[:0]
+		return &b.p
+	}
+	return &pattern{segments: make([]segment, 0, n)}
+}
+
 // method returns the method of p; "" matches every method.
 func (p *pattern) method() string { return p.str[:p.methodEnd] }
 
@@ -194,12 +233,13 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 	if uint64(len(s)) > math.MaxUint32 {
 		return fail("pattern longer than %d bytes", uint32(math.MaxUint32))
 	}
-	p := &pattern{str: s, methodEnd: uint32(len(method))}
-
 	i := strings.IndexByte(rest, '/')
 	if i < 0 {
 		return fail("host/path missing /")
 	}
+	// Each segment starts with a '/', and no constraint may contain one.
+	p := newPattern(strings.Count(rest[i:], "/"))
+	p.str, p.methodEnd = s, uint32(len(method))
 	host := rest[:i]
 	p.hostStart = uint32(len(s) - len(rest))
 	p.hostEnd = p.hostStart + uint32(i)
@@ -216,8 +256,6 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		return fail("non-CONNECT pattern with unclean path can never match")
 	}
 
-	// Each segment starts with a '/', and no constraint may contain one.
-	p.segments = make([]segment, 0, strings.Count(rest, "/"))
 	seen := map[string]bool{}
 	for len(rest) > 0 {
 		// Invariant: rest[0] == '/'.
