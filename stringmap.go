@@ -63,7 +63,9 @@ func (m *stringMap[V]) set(key string, v V, edit *editToken) {
 	}
 	m.recent = m.recent.set(key, v, edit)
 	if m.recent.len() > m.base.len()/8 {
-		base := &strTable[V]{}
+		// Optimization: the new base is made to size, so that filling it
+		// neither grows its slots nor its entries.
+		base := newStrTable[V](m.base.len() + m.recent.len())
 		for k, x := range m.base.all {
 			base.set(k, x)
 		}

@@ -121,6 +121,15 @@ func (t *strTable[V]) set(key string, v V) {
 	}
 }
 
+// newStrTable returns an empty table that takes n keys without growing.
+func newStrTable[V any](n int) *strTable[V] {
+	size := 8
+	for size < 2*(n+1) {
+		size *= 2
+	}
+	return &strTable[V]{slots: make([]uint64, size), entries: make([]strEntry[V], 0, n)}
+}
+
 // grow doubles the slots of t, with at least 8, and indexes its entries
 // again.
 func (t *strTable[V]) grow() {

@@ -7,7 +7,8 @@ import (
 
 // TestStrTableOracle checks strTable against a Go map, the simple version
 // it replaced: random keys of every length up to 40, set, overwritten and
-// looked up with keys present and absent, and iterated.
+// looked up with keys present and absent, and iterated, in tables grown
+// from empty and made to size.
 func TestStrTableOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	randomKey := func() string {
@@ -18,15 +19,24 @@ func TestStrTableOracle(t *testing.T) {
 		return string(b)
 	}
 	for range 300 {
-		var tbl strTable[int]
+		// Half the tables are made to size, and must not grow.
+		n := rng.IntN(200)
+		tbl, sized := &strTable[int]{}, rng.IntN(2) == 0
+		if sized {
+			tbl = newStrTable[int](n)
+		}
+		slots := len(tbl.slots)
 		want := map[string]int{}
-		for i := range rng.IntN(200) {
+		for i := range n {
 			k := randomKey()
 			tbl.set(k, i)
 			want[k] = i
 			if tbl.len() != len(want) {
 				t.Fatalf("after set(%q): len %d, want %d", k, tbl.len(), len(want))
 			}
+		}
+		if sized && (len(tbl.slots) != slots || cap(tbl.entries) != n) {
+			t.Fatalf("a table made for %d keys grew: %d slots, room for %d entries", n, len(tbl.slots), cap(tbl.entries))
 		}
 		for range 200 {
 			k := randomKey()
