@@ -38,6 +38,18 @@ type methodIndex struct {
 	bits  map[string]uint
 }
 
+// hasAll reports whether mi has a bit for every method of routes.
+func (mi *methodIndex) hasAll(routes []*route) bool {
+	for _, rt := range routes {
+		if m := rt.pat.method(); m != "" {
+			if _, ok := mi.bits[m]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // bit returns the bit of method m, adding m if it is new.
 func (mi *methodIndex) bit(m string) uint {
 	if b, ok := mi.bits[m]; ok {

@@ -90,10 +90,14 @@ func (c *change) hostTree(host string) *hostTree {
 	return ht
 }
 
-// methods returns the method index of c's table, owned by c.
-func (c *change) methods() *methodIndex {
+// methods returns the method index of c's table for compileLeaf(routes):
+// owned by c if it lacks a method of routes, which compileLeaf adds.
+//
+// Optimization: a change after the first request copies the index only
+// when it adds a method, which few registrations do.
+func (c *change) methods(routes []*route) *methodIndex {
 	mi := c.t.methods
-	if mi.edit != c.edit {
+	if mi.edit != c.edit && !mi.hasAll(routes) {
 		mi = &methodIndex{edit: c.edit, names: slices.Clip(mi.names), bits: make(map[string]uint, len(mi.bits)+1)}
 		for k, v := range c.t.methods.bits {
 			mi.bits[k] = v
@@ -133,7 +137,8 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 			ln.mut().claim = claim
 			return ln
 		}
-		ln.leaf = compileLeaf(append(ln.leaf.all(), rt), c.methods())
+		routes := append(ln.leaf.all(), rt)
+		ln.leaf = compileLeaf(routes, c.methods(routes))
 		// Unclean paths are redirected before they could match.
 		if key != "" && isClean(key) {
 			ht.static.set(key, ln.leaf, c.edit)
