@@ -82,12 +82,6 @@ type ident struct {
 	owner uint64  // the id of the router whose routes include the route
 	route int     // the route's index in its router
 	kind  identKind
-	// first, if not 0, is where the value of the pattern's first wildcard
-	// starts in the path of a request served under this identity, when
-	// the path has no escapes: only literal segments, which match the
-	// path exactly, come before it. Set only for identServe; it fits in
-	// what would otherwise be padding.
-	first uint16
 }
 
 // newIdent returns a new identity of kind for the pattern s of the route

@@ -11,7 +11,6 @@ package cairn
 import (
 	"encoding/binary"
 	"hash/maphash"
-	"math"
 	"math/bits"
 	"sync"
 )
@@ -105,28 +104,7 @@ func distinctLengths(vars []layoutVar) bool {
 // saves a layout and its names for most routes, and keeps the layouts that
 // Param reads few enough to stay in cache.
 func (r *Router) newRouteIdent(p *pattern, version string, idx int) *ident {
-	return &ident{str: p.str, l: r.layoutOf(p, version), owner: r.id, route: idx, kind: identServe, first: firstOffset(p)}
-}
-
-// firstOffset returns where the value of p's first wildcard starts in a
-// path without escapes that p matches, if only literal segments come
-// before it, and 0 otherwise (or if the offset does not fit).
-func firstOffset(p *pattern) uint16 {
-	off := 0
-	for _, seg := range p.segments {
-		if seg.named() {
-			if off+1 > math.MaxUint16 {
-				return 0
-			}
-			return uint16(off + 1)
-		}
-		if seg.kind != segLiteral {
-			return 0
-		}
-		// A path without escapes has the literal, unescaped, as it is.
-		off += 1 + len(seg.s)
-	}
-	return 0
+	return &ident{str: p.str, l: r.layoutOf(p, version), owner: r.id, route: idx, kind: identServe}
 }
 
 // layoutSeed seeds the hashes of the layouts that routers share.

@@ -71,17 +71,11 @@ func Param(r *http.Request, name string) string {
 	p, escaped := requestPath(r.URL)
 	var v string
 	var ok bool
-	switch nsegs := int(l.nsegs); {
-	case i == 0 && id.first != 0 && !escaped && int(id.first) <= len(p):
-		// Optimization: the first wildcard's value starts at a known
-		// offset (see ident.first); its segment is the first of the
-		// path from the slash before it.
-		v, ok = segmentAt(p[id.first-1:], 0, l.multi && len(l.vars) == 1)
-	case !l.tail && idx >= nsegs/2:
+	if nsegs := int(l.nsegs); !l.tail && idx >= nsegs/2 {
 		// Optimization: the path has exactly nsegs segments, and this
 		// one is closer to the end.
 		v, ok = segmentFromEnd(p, nsegs-1-idx)
-	default:
+	} else {
 		v, ok = segmentAt(p, idx, l.multi && i == len(l.vars)-1)
 	}
 	if !ok {
