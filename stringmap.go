@@ -64,7 +64,8 @@ func (m *stringMap[V]) set(key string, v V, edit *editToken) {
 	m.recent = m.recent.set(key, v, edit)
 	if m.recent.len() > m.base.len()/8 {
 		// Optimization: the new base is made to size, so that filling it
-		// neither grows its slots nor its entries.
+		// neither grows its slots nor its entries. The size counts twice
+		// the keys of recent that base has too, at most an eighth more.
 		base := newStrTable[V](m.base.len() + m.recent.len())
 		for k, x := range m.base.all {
 			base.set(k, x)

@@ -121,10 +121,11 @@ func (t *strTable[V]) set(key string, v V) {
 	}
 }
 
-// newStrTable returns an empty table that takes n keys without growing.
+// newStrTable returns an empty table that takes n keys without growing:
+// set grows a table only to keep its slots at most half full.
 func newStrTable[V any](n int) *strTable[V] {
 	size := 8
-	for size < 2*(n+1) {
+	for size < 2*n {
 		size *= 2
 	}
 	return &strTable[V]{slots: make([]uint64, size), entries: make([]strEntry[V], 0, n)}

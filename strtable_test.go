@@ -38,6 +38,9 @@ func TestStrTableOracle(t *testing.T) {
 		if sized && (len(tbl.slots) != slots || cap(tbl.entries) != n) {
 			t.Fatalf("a table made for %d keys grew: %d slots, room for %d entries", n, len(tbl.slots), cap(tbl.entries))
 		}
+		if sized && slots > 8 && slots/2 >= 2*n {
+			t.Fatalf("a table made for %d keys has %d slots; half as many take them", n, slots)
+		}
 		for range 200 {
 			k := randomKey()
 			got, ok := tbl.get(k)
