@@ -248,8 +248,20 @@ func (l *layout) position(name string) int {
 		return l.byName.position(l.vars, name)
 	}
 	if len(name) > 8 {
+		// Optimization: a name of up to sixteen bytes is compared as its
+		// first and last eight bytes, which cover it, without a call.
+		w := word(name, 0)
+		if len(name) <= 16 {
+			t := lastWord(name)
+			for i, v := range l.vars {
+				if v.word == w && len(v.name) == len(name) && lastWord(v.name) == t {
+					return i
+				}
+			}
+			return -1
+		}
 		for i, v := range l.vars {
-			if v.name == name {
+			if v.word == w && v.name == name {
 				return i
 			}
 		}
@@ -279,6 +291,11 @@ func (x *nameIndex) position(vars []layoutVar, name string) int {
 		case len(name) <= 3:
 		case len(name) <= 8:
 			if v.word != keyWord(name) {
+				return -1
+			}
+		case len(name) <= 16:
+			// As in layout.position: the first and last eight bytes.
+			if v.word != word(name, 0) || len(v.name) != len(name) || lastWord(v.name) != lastWord(name) {
 				return -1
 			}
 		case v.name != name:

@@ -263,6 +263,11 @@ func word(s string, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// lastWord returns the last eight bytes of s, which has at least eight,
+// the first in the low byte. Two strings of the same length, from eight to
+// sixteen bytes, are equal exactly when their words and last words are.
+func lastWord(s string) uint64 { return word(s, len(s)-8) }
+
 // plausibleName reports whether name could be a wildcard name: it is not
 // empty and has none of the bytes that delimit names in a pattern. (A full
 // identifier check is left out of this hot path: a name that passes this

@@ -118,7 +118,7 @@ func TestNameIndexOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	randomName := func() string {
 		const alphabet = "abcdefghijklmnopqrstuvwxyz_0123456789"
-		b := make([]byte, 1+rng.IntN(10))
+		b := make([]byte, 1+rng.IntN(20))
 		for i := range b {
 			b[i] = alphabet[rng.IntN(len(alphabet))]
 		}
@@ -149,6 +149,13 @@ func TestNameIndexOracle(t *testing.T) {
 		for range 20 {
 			probes = append(probes, randomName())
 		}
+		// Names that differ from one of the set in a single byte, which
+		// the comparison of words must tell apart wherever it is.
+		for _, n := range names {
+			b := []byte(n)
+			b[rng.IntN(len(b))] ^= 1
+			probes = append(probes, string(b))
+		}
 		for _, name := range probes {
 			want := -1
 			for i, n := range names {
@@ -170,8 +177,10 @@ func TestNameIndexOracle(t *testing.T) {
 
 // TestNameWordOracle checks that two names of the same length, from one
 // to eight bytes, have the same keyWord exactly when they are equal (as
-// layoutVar.word relies on), for random names over a small alphabet (so
-// that many pairs share bytes).
+// layoutVar.word relies on), and that two of nine to sixteen bytes have
+// the same first and last words exactly when they are equal (as
+// layout.position and literalPrefix rely on), for random names over a
+// small alphabet (so that many pairs share bytes).
 func TestNameWordOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	random := func(n int) string {
@@ -182,10 +191,14 @@ func TestNameWordOracle(t *testing.T) {
 		return string(b)
 	}
 	for range 200000 {
-		n := 1 + rng.IntN(8)
+		n := 1 + rng.IntN(16)
 		a, b := random(n), random(n)
-		if (keyWord(a) == keyWord(b)) != (a == b) {
-			t.Fatalf("keyWord(%q) = %#x, keyWord(%q) = %#x", a, keyWord(a), b, keyWord(b))
+		same := keyWord(a) == keyWord(b)
+		if n > 8 {
+			same = same && lastWord(a) == lastWord(b)
+		}
+		if same != (a == b) {
+			t.Fatalf("%q and %q: words equal is %v", a, b, same)
 		}
 	}
 }

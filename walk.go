@@ -146,14 +146,23 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 			continue
 		}
 		// Optimization: a key of up to eight bytes is compared as one
-		// word, a longer one as a word and the rest.
+		// word, one of up to sixteen as its first and last words, a longer
+		// one as a word and the rest.
 		if len(l.key) <= 8 {
 			// The shift is 64 for a key of eight bytes, which makes the
 			// mask all ones.
 			if w&(uint64(1)<<(8*uint(len(l.key)))-1) == l.word {
 				return l.node, p[end:]
 			}
-		} else if w == l.word && p[9:end] == l.key[8:] {
+		} else if w != l.word {
+			continue
+		} else if len(l.key) <= 16 {
+			// The last eight bytes of a key of up to sixteen, which
+			// with the first cover it.
+			if lastWord(p[:end]) == lastWord(l.key) {
+				return l.node, p[end:]
+			}
+		} else if p[9:end] == l.key[8:] {
 			return l.node, p[end:]
 		}
 	}
