@@ -38,38 +38,44 @@ type strEntry[V any] struct {
 // slotTag returns the tag a slot keeps of hash h: its top half.
 func slotTag(h uint64) uint64 { return h &^ (1<<32 - 1) }
 
-// Multipliers for strHash: odd 64-bit constants with well-spread bits.
+// Seeds for strHash: 64-bit constants with well-spread bits.
 const (
-	strMul1 = 0x9E3779B97F4A7C15
-	strMul2 = 0xC2B2AE3D27D4EB4F
+	strSeed0 = 0xa0761d6478bd642f
+	strSeed1 = 0xe7037ed1a0b428db
+	strSeed2 = 0x8ebc6af09c88c6e3
 )
 
 // strHash returns the hash of s.
 //
-// Optimization: it reads s eight bytes at a time, the last eight again if
-// its length is not a multiple of eight, and byte by byte only a string
-// shorter than eight bytes.
+// Optimization: one 128-bit multiplication, folded to 64 bits, mixes
+// sixteen bytes of s, so a string of up to sixteen bytes, as most paths'
+// segments and many static paths are, costs one multiplication, read as
+// its first and last eight bytes. A longer one costs one per sixteen
+// bytes, the last sixteen read again if its length is not a multiple of
+// sixteen. The strings hashed are a table's keys, chosen by whoever
+// registers the routes, and the strings looked up; a lookup only chooses
+// where its probe starts (see the top of this file), so a weakness of the
+// hash for some keys (a word equal to strSeed1 zeroes its product) can
+// only slow the routes of whoever registered those keys.
 func strHash(s string) uint64 {
-	h := uint64(len(s)) * strMul1
-	if len(s) < 8 {
-		return mixHash(h ^ keyWord(s))
+	n := len(s)
+	switch {
+	case n < 8:
+		return foldMul(keyWord(s)^strSeed1, uint64(n)^strSeed2)
+	case n <= 16:
+		return foldMul(word(s, 0)^strSeed1, lastWord(s)^strSeed2^uint64(n))
 	}
-	for i := 0; i+8 <= len(s); i += 8 {
-		h = bits.RotateLeft64((h^word(s, i))*strMul2, 31)
+	h := uint64(n) ^ strSeed0
+	for i := 0; i+16 < n; i += 16 {
+		h = foldMul(word(s, i)^strSeed1, word(s, i+8)^h)
 	}
-	if len(s)%8 != 0 {
-		h = bits.RotateLeft64((h^word(s, len(s)-8))*strMul2, 31)
-	}
-	return mixHash(h)
+	return foldMul(word(s, n-16)^strSeed1, lastWord(s)^h^strSeed2)
 }
 
-// mixHash spreads the bits of h over all of them.
-func mixHash(h uint64) uint64 {
-	h *= strMul2
-	h ^= h >> 29
-	h *= strMul1
-	h ^= h >> 32
-	return h
+// foldMul returns the 128-bit product of a and b, its two halves XORed.
+func foldMul(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
 }
 
 // get returns the value of key and whether it is present.

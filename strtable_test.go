@@ -1,7 +1,12 @@
 package cairn
 
 import (
+	"maps"
 	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +68,61 @@ func TestStrTableOracle(t *testing.T) {
 	var empty *strTable[int]
 	if v, ok := empty.get("x"); v != 0 || ok || empty.len() != 0 {
 		t.Errorf("nil table: get = %d, %v; len %d", v, ok, empty.len())
+	}
+}
+
+// TestStrHashSpread checks that strHash spreads real keys over a table's
+// slots: the static paths and segments of the route lists in testdata, and
+// keys that differ only in a counter, as generated routes do. With slots
+// at most half full, linear probing finds a key of well-spread hashes in
+// about 1.5 probes on average; a hash that clusters such keys needs many
+// more.
+func TestStrHashSpread(t *testing.T) {
+	sets := map[string][]string{}
+	for _, name := range []string{"static", "github", "gplus", "parse"} {
+		data, err := os.ReadFile("testdata/" + name + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths, segs := map[string]bool{}, map[string]bool{}
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) != 2 || strings.HasPrefix(f[0], "#") {
+				continue
+			}
+			paths[f[1]] = true
+			for _, s := range strings.Split(f[1], "/") {
+				segs[s] = true
+			}
+		}
+		sets[name+" paths"] = slices.Collect(maps.Keys(paths))
+		sets[name+" segments"] = slices.Collect(maps.Keys(segs))
+	}
+	for _, n := range []int{1000, 100000} {
+		var paths, segs []string
+		for i := range n {
+			paths = append(paths, "/api/v1/r"+strconv.Itoa(i))
+			segs = append(segs, "r"+strconv.Itoa(i))
+		}
+		sets["generated paths "+strconv.Itoa(n)] = paths
+		sets["generated segments "+strconv.Itoa(n)] = segs
+	}
+	for name, keys := range sets {
+		tbl := newStrTable[int](len(keys))
+		for i, k := range keys {
+			tbl.set(k, i)
+		}
+		mask := uint64(len(tbl.slots) - 1)
+		total := 0
+		for i, s := range tbl.slots {
+			if s == 0 {
+				continue
+			}
+			home := strHash(tbl.entries[s&(1<<32-1)-1].key) & mask
+			total += 1 + int((uint64(i)-home)&mask)
+		}
+		if avg := float64(total) / float64(len(keys)); len(keys) >= 50 && avg > 1.7 {
+			t.Errorf("%s: %d keys in %d slots take %.2f probes on average, want about 1.5", name, len(keys), len(tbl.slots), avg)
+		}
 	}
 }
