@@ -95,10 +95,21 @@ func (t *strTable[V]) get(key string) (V, bool) {
 			var zero V
 			return zero, false
 		}
-		if slotTag(s) == tag {
-			if e := &t.entries[s&(1<<32-1)-1]; e.key == key {
+		if slotTag(s) != tag {
+			continue
+		}
+		// Optimization: a key of eight to sixteen bytes is compared as
+		// its first and last eight bytes, which cover it, without a call.
+		e := &t.entries[s&(1<<32-1)-1]
+		if len(e.key) != len(key) {
+			continue
+		}
+		if uint(len(key)-8) <= 8 {
+			if word(e.key, 0) == word(key, 0) && lastWord(e.key) == lastWord(key) {
 				return e.val, true
 			}
+		} else if e.key == key {
+			return e.val, true
 		}
 	}
 }
