@@ -18,8 +18,9 @@ package cairn
 // Optimization: lookup tries the children of a node in precedence order,
 // each to the end of the path before the next. walk takes at each node the
 // first child that lookup would try and that matches the segment alone: the
-// literal child, else the wildcard, else the multi; at a node with
-// constrained wildcards it lets lookup choose among them. Invariant: when
+// literal child, else the constrained wildcard whose constraint the
+// segment meets when only one does (if several do, lookup chooses among
+// them), else the wildcard, else the multi. Invariant: when
 // walk finds a route, it is the one lookup finds, since lookup's first
 // attempt at every node along the way is walk's and succeeds; when walk
 // decides that nothing matches, no node on its way had another child for
@@ -88,11 +89,31 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			n, p = c, rest
 			continue
 		}
-		if n.constrained() != nil {
-			// Below here lookup decides (and counts n as a step); if it
-			// finds nothing, lookup may back up above.
-			rt := n.lookup(p, false, q)
-			return rt, rt != nil || !alt
+		if cs := n.constrained(); cs != nil {
+			if seg == "" {
+				seg, rest = nextSegment(p)
+			}
+			// lookup tries each constrained wildcard whose constraint
+			// the segment meets, and takes the first route, in
+			// precedence order, below any of them. When exactly one
+			// meets it, that one is the child lookup tries first, and
+			// walk takes it; when none does, lookup goes on to the
+			// wildcard, as walk does below. Escaped segments, long ones
+			// (whose answers lookup remembers) and segments that
+			// several constraints accept are left to lookup, which
+			// counts n as a step; if it finds nothing, lookup may back
+			// up above.
+			only, matched := onlyConstrained(cs, seg, q.escaped)
+			if matched == 1 {
+				q.steps++
+				alt = alt || multi || n.wild != nil
+				n, p = only, rest
+				continue
+			}
+			if matched != 0 {
+				rt := n.lookup(p, false, q)
+				return rt, rt != nil || !alt
+			}
 		}
 		q.steps++
 		if n.wild != nil {
@@ -109,6 +130,28 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		return nil, !alt
 	}
+}
+
+// onlyConstrained returns how many of the constrained wildcards cs accept
+// the segment seg, 0, 1 or 2 for more than one, and the one if only one
+// does; or -1 if walk leaves seg to lookup, escaped or long.
+func onlyConstrained(cs []conChild, seg string, escaped bool) (*lookupNode, int) {
+	if escaped || len(seg) >= memoMinLen {
+		return nil, -1
+	}
+	var only *lookupNode
+	for i := range cs {
+		if cs[i].con.match(seg) {
+			if only != nil {
+				return nil, 2
+			}
+			only = cs[i].node
+		}
+	}
+	if only == nil {
+		return nil, 0
+	}
+	return only, 1
 }
 
 // literalPrefix returns the literal child of n whose key is the first
