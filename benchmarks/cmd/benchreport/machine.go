@@ -25,6 +25,7 @@ import (
 // Info describes a benchmark run.
 type Info struct {
 	Command string   // the go test command line; "" if unknown
+	Passes  int      // how many times Command ran, in turn; 0 if unknown (once)
 	Date    string   // when the run started, "2006-01-02 15:04 MST"
 	CPU     string   // CPU model
 	Cores   string   // number of logical CPUs
@@ -241,6 +242,9 @@ func writeInfo(w io.Writer, info Info) error {
 		}
 	}
 	line("command", info.Command)
+	if info.Passes > 0 {
+		line("passes", strconv.Itoa(info.Passes))
+	}
 	line("date", info.Date)
 	line("cpu", info.CPU)
 	line("cores", info.Cores)
@@ -274,6 +278,8 @@ func readInfo(data []byte) (Info, bool) {
 		switch k {
 		case "command":
 			info.Command = v
+		case "passes":
+			info.Passes, _ = strconv.Atoi(v)
 		case "date":
 			info.Date = v
 		case "cpu":

@@ -7,9 +7,11 @@
 //
 // Unless -in names earlier output, it runs
 //
-//	go test -run '^$' -bench . -benchmem -count 6 -benchtime 1s -timeout 0 -cpu 1 -v .
+//	go test -run '^$' -bench . -benchmem -count 1 -benchtime 1s -timeout 0 -cpu 1 -v .
 //
-// showing its output on standard error as it goes, and saves that output,
+// six times (-count) in turn, so that the runs of each benchmark are spread
+// over the whole time and a slow spell of the machine falls on every router
+// alike, showing its output on standard error as it goes, and saves that output,
 // after a description of the machine, in benchmarks.txt in the output
 // directory. It then summarizes each benchmark as benchstat does, by the
 // median of its runs and the 95% confidence interval of the median, and
@@ -19,7 +21,7 @@
 // The flags are:
 //
 //	-bench regexp   benchmarks to run (default ".")
-//	-count n        runs of each benchmark (default 6)
+//	-count n        runs of each benchmark, one per pass over all (default 6)
 //	-benchtime t    time or iterations of each run, as for go test (default 1s)
 //	-in file        read the output of an earlier run instead of running
 //	-out-dir dir    where the outputs go (default report)
@@ -34,7 +36,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -48,7 +49,7 @@ type config struct {
 func main() {
 	var cfg config
 	flag.StringVar(&cfg.bench, "bench", ".", "run only the benchmarks matching `regexp`")
-	flag.IntVar(&cfg.count, "count", 6, "run each benchmark `n` times")
+	flag.IntVar(&cfg.count, "count", 6, "run each benchmark `n` times, in n passes over all of them")
 	flag.StringVar(&cfg.benchtime, "benchtime", "1s", "run each benchmark for time `t` or, as 100x, 100 times")
 	flag.StringVar(&cfg.in, "in", "", "read go test output from `file` instead of running the benchmarks")
 	flag.StringVar(&cfg.outDir, "out-dir", "report", "write benchmarks.txt, benchmarks.md and img/ to `dir`")
@@ -90,6 +91,7 @@ func run(cfg config, args []string, stderr io.Writer) error {
 		goArgs := testArgs(cfg)
 		info = collectInfo(".", stderr)
 		info.Command = shellJoin(append([]string{"go"}, goArgs...))
+		info.Passes = cfg.count
 		info.Date = time.Now().UTC().Format("2006-01-02 15:04 MST")
 		data, testErr = runBenchmarks(goArgs, rawPath, info, stderr)
 		if data == nil {
@@ -134,18 +136,18 @@ func run(cfg config, args []string, stderr io.Writer) error {
 	return testErr
 }
 
-// testArgs returns the arguments of the go test command that runs the
-// benchmarks.
+// testArgs returns the arguments of the go test command that runs each
+// benchmark once: one pass of the cfg.count that run makes.
 func testArgs(cfg config) []string {
 	return []string{"test", "-run", "^$", "-bench", cfg.bench, "-benchmem",
-		"-count", strconv.Itoa(cfg.count), "-benchtime", cfg.benchtime,
+		"-count", "1", "-benchtime", cfg.benchtime,
 		"-timeout", "0", "-cpu", "1", "-v", "."}
 }
 
-// runBenchmarks runs go with args in the current directory, copying its
-// standard output to stderr and, after info, to the file rawPath, and
-// returns what it wrote to the file. If go fails, it returns the output
-// so far, if any, and the error.
+// runBenchmarks runs go with args in the current directory info.Passes
+// times, one after the other, copying their standard output to stderr and,
+// after info, to the file rawPath, and returns what it wrote to the file.
+// If go fails, it returns the output so far, if any, and the error.
 func runBenchmarks(args []string, rawPath string, info Info, stderr io.Writer) ([]byte, error) {
 	f, err := os.Create(rawPath)
 	if err != nil {
@@ -157,11 +159,14 @@ func runBenchmarks(args []string, rawPath string, info Info, stderr io.Writer) (
 		f.Close()
 		return nil, fmt.Errorf("benchreport: %w", err)
 	}
-	fmt.Fprintf(stderr, "benchreport: running %s\n", info.Command)
-	cmd := exec.Command("go", args...)
-	cmd.Stdout = io.MultiWriter(out, stderr)
-	cmd.Stderr = stderr
-	runErr := cmd.Run()
+	var runErr error
+	for pass := 1; pass <= max(info.Passes, 1) && runErr == nil; pass++ {
+		fmt.Fprintf(stderr, "benchreport: pass %d of %d: running %s\n", pass, max(info.Passes, 1), info.Command)
+		cmd := exec.Command("go", args...)
+		cmd.Stdout = io.MultiWriter(out, stderr)
+		cmd.Stderr = stderr
+		runErr = cmd.Run()
+	}
 	if err := f.Close(); err != nil && runErr == nil {
 		runErr = err
 	}

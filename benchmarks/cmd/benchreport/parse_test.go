@@ -104,6 +104,29 @@ func TestParseResults(t *testing.T) {
 	}
 }
 
+// TestParsePasses checks that output made of several passes of go test,
+// each with its own header and trailer, as benchreport runs them, gives
+// each benchmark the runs of every pass.
+func TestParsePasses(t *testing.T) {
+	pass := func(ns string) string {
+		return "goos: linux\ngoarch: amd64\npkg: github.com/cairn-go/cairn/benchmarks\ncpu: Test CPU\n" +
+			"BenchmarkSingle/static/router=cairn         \t100000000\t        " + ns + " ns/op\t       0 B/op\t       0 allocs/op\n" +
+			"BenchmarkSingle/static/router=chi           \t 10000000\t       100.0 ns/op\t      64 B/op\t       1 allocs/op\n" +
+			"PASS\nok  \tgithub.com/cairn-go/cairn/benchmarks\t1.234s\n"
+	}
+	res, err := parseResults([]byte("# benchreport passes: 3\n"+pass("10.0")+pass("30.0")+pass("20.0")), "passes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ok := res.Suite("Single").Stat("static", "cairn", "ns/op")
+	if !ok || st.N != 3 || st.Median != 20 {
+		t.Errorf("Single/static/cairn: got %+v, %v, want 3 runs, median 20", st, ok)
+	}
+	if res.MinRuns != 3 || res.MaxRuns != 3 {
+		t.Errorf("runs: got %d to %d, want 3", res.MinRuns, res.MaxRuns)
+	}
+}
+
 func TestParseResultsErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name, input string

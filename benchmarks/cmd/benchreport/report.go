@@ -72,9 +72,13 @@ func writeProvenance(w io.Writer, rep *report) {
 	info := rep.info
 	fmt.Fprintf(w, "## How it was produced\n\n")
 	fmt.Fprintf(w, "In the benchmarks module:\n\n    %s\n\n", rep.tool)
-	if info.Command != "" {
+	switch {
+	case info.Command != "" && info.Passes > 1:
+		fmt.Fprintf(w, "which ran, from %s, %d times in turn:\n\n    %s\n\n", orUnknown(info.Date), info.Passes, info.Command)
+		fmt.Fprintf(w, "Each pass runs every benchmark once, so the %d runs of a benchmark are spread over the whole time, and a slow spell of the machine falls on every router alike instead of on the runs of one.\n\n", info.Passes)
+	case info.Command != "":
 		fmt.Fprintf(w, "which ran, on %s:\n\n    %s\n\n", orUnknown(info.Date), info.Command)
-	} else {
+	default:
 		fmt.Fprintf(w, "which read results produced on %s by a command it does not know.\n\n", orUnknown(info.Date))
 	}
 	fmt.Fprintf(w, "| Machine | |\n|:--|:--|\n")

@@ -10,7 +10,8 @@ import (
 
 // sampleInfo is the machine description injected into reports in tests.
 var sampleInfo = Info{
-	Command: "go test -run '^$' -bench . -benchmem -count 6 -benchtime 1s -timeout 0 -cpu 1 -v .",
+	Command: "go test -run '^$' -bench . -benchmem -count 1 -benchtime 1s -timeout 0 -cpu 1 -v .",
+	Passes:  6,
 	Date:    "2026-01-02 15:04 UTC",
 	CPU:     "Test CPU @ 3.0GHz",
 	Cores:   "2",
@@ -62,8 +63,9 @@ func TestMarkdown(t *testing.T) {
 	rep := makeReport(t, dir)
 	md := string(markdown(rep))
 	for _, want := range []string{
-		"    go test -run '^$' -bench . -benchmem -count 6 -benchtime 1s -timeout 0 -cpu 1 -v .\n",
-		"which ran, on 2026-01-02 15:04 UTC:",
+		"    go test -run '^$' -bench . -benchmem -count 1 -benchtime 1s -timeout 0 -cpu 1 -v .\n",
+		"which ran, from 2026-01-02 15:04 UTC, 6 times in turn:",
+		"Each pass runs every benchmark once, so the 6 runs of a benchmark are spread over the whole time",
 		"| CPU | Test CPU @ 3.0GHz |",
 		"| cairn | github.com/cairn-go/cairn | commit abc1234 (this repository) |",
 		"| servemux | net/http | go1.26.0 |",
@@ -98,6 +100,14 @@ func TestMarkdown(t *testing.T) {
 	again := string(markdown(makeReport(t, t.TempDir())))
 	if again != md {
 		t.Errorf("two reports of the same results differ")
+	}
+
+	// Output of a single run of go test, such as an older report's.
+	once := makeReport(t, t.TempDir())
+	once.info.Passes = 0
+	md = string(markdown(once))
+	if !strings.Contains(md, "which ran, on 2026-01-02 15:04 UTC:\n") || strings.Contains(md, "Each pass") {
+		t.Errorf("a report of one run describes passes:\n%s", md[:min(len(md), 600)])
 	}
 }
 

@@ -12,7 +12,8 @@ package main
 //	Register/static: routes=100, routes=10000; cairn 200 → 150 B/route,
 //	                httprouter 100 → 120 B/route
 //	EndToEnd/github: cairn 20 µs, 50000 req/s; chi 25 µs, 40000 req/s
-const sampleOutput = `# benchreport command: go test -run '^$' -bench . -benchmem -count 6 -benchtime 1s -timeout 0 -cpu 1 -v .
+const sampleOutput = `# benchreport command: go test -run '^$' -bench . -benchmem -count 1 -benchtime 1s -timeout 0 -cpu 1 -v .
+# benchreport passes: 6
 # benchreport date: 2026-01-02 15:04 UTC
 # benchreport cpu: Test CPU @ 3.0GHz
 # benchreport cores: 2
