@@ -252,11 +252,14 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 
 	// Paths are cleaned before matching, so an unclean path can only ever
 	// match CONNECT requests, which are not cleaned.
-	if method != "" && method != "CONNECT" && rest != cleanPath(rest) {
+	if method != "" && method != "CONNECT" && !isClean(rest) {
 		return fail("non-CONNECT pattern with unclean path can never match")
 	}
 
-	seen := map[string]bool{}
+	// seen holds the names of the wildcards so far once there are more
+	// than a few; until then they are found among the segments.
+	var seen map[string]bool
+	named := 0
 	for len(rest) > 0 {
 		// Invariant: rest[0] == '/'.
 		rest = rest[1:]
@@ -308,10 +311,20 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		if !isValidWildcardName(name) {
 			return fail("bad wildcard name %q", name)
 		}
-		if seen[name] {
+		if p.hasName(name, seen) {
 			return fail("duplicate wildcard name %q", name)
 		}
-		seen[name] = true
+		if named++; named == maxNamesScanned {
+			seen = map[string]bool{}
+			for _, sg := range p.segments {
+				if sg.named() {
+					seen[sg.s] = true
+				}
+			}
+		}
+		if seen != nil {
+			seen[name] = true
+		}
 		sg := segment{kind: segWild, s: name}
 		if multi {
 			sg.kind = segMulti
@@ -333,6 +346,25 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		p.segments = append(p.segments, sg)
 	}
 	return p, nil
+}
+
+// maxNamesScanned is the number of wildcard names from which parsePattern
+// keeps them in a map, to find a duplicate in constant time, instead of
+// looking for it among the segments parsed so far.
+const maxNamesScanned = 8
+
+// hasName reports whether a wildcard of p so far is named name: seen has
+// the names, or, if it is nil, the segments do.
+func (p *pattern) hasName(name string, seen map[string]bool) bool {
+	if seen != nil {
+		return seen[name]
+	}
+	for _, sg := range p.segments {
+		if sg.named() && sg.s == name {
+			return true
+		}
+	}
+	return false
 }
 
 // closingBrace returns the index of the '}' that closes the '{' at seg[0],

@@ -84,6 +84,11 @@ func TestParsePatternErrors(t *testing.T) {
 		{"/{...}", 1, "empty wildcard"},
 		{"/{1x}", 1, "bad wildcard name"},
 		{"/{x}/{x}", 5, `duplicate wildcard name "x"`},
+		{"/{a}/b/{c}/{a:int}", 11, `duplicate wildcard name "a"`},
+		// From the eighth name on, duplicates are found in a map.
+		{"/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{a}", 29, `duplicate wildcard name "a"`},
+		{"/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}/{g...}", 33, `duplicate wildcard name "g"`},
+		{"/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}/{i}/{j}/{j}", 41, `duplicate wildcard name "j"`},
 		{"/{x...}/a", 1, "not at end"},
 		{"/{$}/a", 1, "{$} not at end"},
 		{"/{x:}", 4, "empty constraint"},
