@@ -147,27 +147,27 @@ func (p1 *pattern) comparePaths(p2 *pattern) relationship {
 // compareSegments relates two segments at the same position.
 func compareSegments(a, b segment) relationship {
 	switch {
-	case a.kind == segMulti && b.kind == segMulti:
+	case a.kind() == segMulti && b.kind() == segMulti:
 		return equivalent
-	case a.kind == segMulti:
+	case a.kind() == segMulti:
 		return moreGeneral
-	case b.kind == segMulti:
+	case b.kind() == segMulti:
 		return moreSpecific
-	case a.kind == segWild && b.kind == segWild:
+	case a.kind() == segWild && b.kind() == segWild:
 		switch {
-		case a.con == nil && b.con == nil:
+		case a.constrainedBy() == nil && b.constrainedBy() == nil:
 			return equivalent
-		case a.con == nil:
+		case a.constrainedBy() == nil:
 			return moreGeneral
-		case b.con == nil:
+		case b.constrainedBy() == nil:
 			return moreSpecific
-		case a.con.key == b.con.key:
+		case a.constrainedBy().key == b.constrainedBy().key:
 			return equivalent
 		}
 		return ordered
-	case a.kind == segWild:
+	case a.kind() == segWild:
 		return wildVersusLiteral(a, b.s)
-	case b.kind == segWild:
+	case b.kind() == segWild:
 		return wildVersusLiteral(b, a.s).inverse()
 	case a.s == b.s:
 		return equivalent
@@ -181,7 +181,7 @@ func wildVersusLiteral(w segment, lit string) relationship {
 		// A single wildcard never matches the trailing slash ({$}).
 		return disjoint
 	}
-	if w.con != nil && !w.con.match(lit) {
+	if w.constrainedBy() != nil && !w.constrainedBy().match(lit) {
 		return disjoint
 	}
 	return moreGeneral
@@ -259,9 +259,9 @@ func commonPath(p1, p2 *pattern) string {
 	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
 		a, c := s1[0], s2[0]
 		switch {
-		case a.kind == segMulti && c.kind == segMulti:
+		case a.kind() == segMulti && c.kind() == segMulti:
 			b.WriteByte('/')
-		case a.kind == segMulti:
+		case a.kind() == segMulti:
 			if !writeExample(&b, c, nil) {
 				return ""
 			}
@@ -287,17 +287,17 @@ func differencePath(p1, p2 *pattern) string {
 	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
 		a, c := s1[0], s2[0]
 		switch {
-		case a.kind == segMulti && c.kind == segMulti:
+		case a.kind() == segMulti && c.kind() == segMulti:
 			b.WriteByte('/')
 			return b.String()
-		case a.kind == segMulti:
+		case a.kind() == segMulti:
 			// A trailing slash tells them apart, unless p2 has {$} here.
 			b.WriteByte('/')
-			if c.kind == segLiteral && c.s == "/" {
+			if c.kind() == segLiteral && c.s == "/" {
 				b.WriteString("x")
 			}
 			return b.String()
-		case a.kind == segWild && c.kind != segMulti:
+		case a.kind() == segWild && c.kind() != segMulti:
 			// Prefer a value that c rejects.
 			v := exampleValue(a, func(v string) bool { return !segmentAccepts(c, v) })
 			if v == "" {
@@ -325,21 +325,21 @@ func differencePath(p1, p2 *pattern) string {
 func writeExample(b *strings.Builder, s segment, other *segment) bool {
 	b.WriteByte('/')
 	switch {
-	case s.kind == segMulti:
+	case s.kind() == segMulti:
 		return true
-	case s.kind == segLiteral && s.s == "/":
+	case s.kind() == segLiteral && s.s == "/":
 		return true
-	case s.kind == segLiteral:
+	case s.kind() == segLiteral:
 		b.WriteString(s.s)
 		return true
-	case other != nil && other.kind == segLiteral:
+	case other != nil && other.kind() == segLiteral:
 		if other.s != "/" {
 			b.WriteString(other.s)
 		}
 		return true
 	}
 	var v string
-	if other != nil && other.kind == segWild {
+	if other != nil && other.kind() == segWild {
 		v = exampleValue(s, func(v string) bool { return segmentAccepts(*other, v) })
 	} else {
 		v = exampleValue(s, nil)
@@ -350,11 +350,11 @@ func writeExample(b *strings.Builder, s segment, other *segment) bool {
 
 // segmentAccepts reports whether the segment s matches the path segment v.
 func segmentAccepts(s segment, v string) bool {
-	switch s.kind {
+	switch s.kind() {
 	case segLiteral:
 		return s.s == v
 	case segWild:
-		return s.con == nil || s.con.match(v)
+		return s.constrainedBy() == nil || s.constrainedBy().match(v)
 	}
 	return true
 }

@@ -270,7 +270,7 @@ func (r *Router) parsePrefix(host, path, prefix string) *pattern {
 		panic(fmt.Errorf("cairn: prefix %q: %w", prefix, err))
 	}
 	for _, s := range p.segments[:len(p.segments)-1] {
-		if s.kind != segWild && (s.kind != segLiteral || s.s == "/") {
+		if s.kind() != segWild && (s.kind() != segLiteral || s.s == "/") {
 			panic(fmt.Errorf("cairn: prefix %q: a prefix cannot end the path with {$} or {name...}", prefix))
 		}
 	}

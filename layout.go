@@ -55,7 +55,7 @@ func (l *layout) init(p *pattern, version string) {
 	for i, s := range p.segments {
 		if s.named() {
 			l.vars = append(l.vars, newLayoutVar(s.s, i))
-			l.multi = s.kind == segMulti
+			l.multi = s.kind() == segMulti
 		}
 	}
 	l.byName = indexNames(l.vars)
@@ -156,7 +156,7 @@ func layoutHash(p *pattern, version string) uint64 {
 		if s.named() {
 			binary.LittleEndian.PutUint32(b[:], uint32(i))
 			binary.LittleEndian.PutUint32(b[4:], uint32(len(s.s)))
-			b[8] = byte(s.kind)
+			b[8] = byte(s.kind())
 			h.Write(b[:])
 			h.WriteString(s.s)
 		}
@@ -178,7 +178,7 @@ func (l *layout) fits(p *pattern, version string) bool {
 				return false
 			}
 			n++
-			multi = s.kind == segMulti
+			multi = s.kind() == segMulti
 		}
 	}
 	return n == len(l.vars) && l.multi == multi

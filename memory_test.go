@@ -19,7 +19,7 @@ func TestStructSizes(t *testing.T) {
 		{"leaf", unsafe.Sizeof(leaf{}), 64},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 64},
 		{"pattern", unsafe.Sizeof(pattern{}), 64},
-		{"segment", unsafe.Sizeof(segment{}), 32},
+		{"segment", unsafe.Sizeof(segment{}), 24},
 		{"ident", unsafe.Sizeof(ident{}), 48},
 		{"layout", unsafe.Sizeof(layout{}), 64},
 	} {

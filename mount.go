@@ -92,7 +92,7 @@ func (g *Group) mount(prefix string, h http.Handler, loc location) {
 		pat := g.r.parsePrefix(host, g.path+path, prefix)
 		var names []string
 		for _, s := range pat.segments {
-			if s.kind == segWild {
+			if s.kind() == segWild {
 				names = append(names, s.s)
 			}
 		}

@@ -301,9 +301,9 @@ func setPathValues(r *http.Request, pat *pattern, p string, escaped bool) {
 			j = len(rest)
 		}
 		switch {
-		case s.kind == segWild:
+		case s.kind() == segWild:
 			r.SetPathValue(s.s, segmentValue(rest[:j], escaped))
-		case s.kind == segMulti && s.s != "":
+		case s.kind() == segMulti && s.s != "":
 			r.SetPathValue(s.s, segmentValue(rest, escaped))
 			return
 		}

@@ -44,10 +44,50 @@ func (k segKind) String() string {
 }
 
 // A segment is one element of a pattern's path.
+//
+// Optimization: the kind of a segment is told by tag, so that a segment is
+// 24 bytes instead of 32: nil for a literal, multiTag for a multi
+// wildcard, wildTag for a wildcard without a constraint, and the
+// constraint of a constrained one.
 type segment struct {
-	kind segKind
-	s    string      // the unescaped literal, or the wildcard name ("" for a trailing slash)
-	con  *constraint // for a constrained wildcard; nil otherwise
+	s   string      // the unescaped literal, or the wildcard name ("" for a trailing slash)
+	tag *constraint // see kind and constrainedBy
+}
+
+// The tags of the wildcards without a constraint; no constraint is either.
+var (
+	wildTag  = &constraint{key: "(wildcard)"}
+	multiTag = &constraint{key: "(multi)"}
+)
+
+// literalSegment, wildSegment and multiSegment return segments of each
+// kind; con is the constraint of a wildcard, or nil.
+func literalSegment(s string) segment  { return segment{s: s} }
+func multiSegment(name string) segment { return segment{s: name, tag: multiTag} }
+func wildSegment(name string, con *constraint) segment {
+	if con == nil {
+		con = wildTag
+	}
+	return segment{s: name, tag: con}
+}
+
+// kind returns the kind of s.
+func (s segment) kind() segKind {
+	switch s.tag {
+	case nil:
+		return segLiteral
+	case multiTag:
+		return segMulti
+	}
+	return segWild
+}
+
+// constrainedBy returns the constraint of a constrained wildcard, or nil.
+func (s segment) constrainedBy() *constraint {
+	if s.tag == wildTag || s.tag == multiTag {
+		return nil
+	}
+	return s.tag
 }
 
 // label returns s as a pattern writes it, for printing: a literal escaped
@@ -55,16 +95,16 @@ type segment struct {
 // slash of a subtree pattern is "".
 func (s segment) label() string {
 	switch {
-	case s.kind == segLiteral && s.s == "/":
+	case s.kind() == segLiteral && s.s == "/":
 		return "{$}"
-	case s.kind == segLiteral:
+	case s.kind() == segLiteral:
 		return url.PathEscape(s.s)
-	case s.kind == segMulti && s.s == "":
+	case s.kind() == segMulti && s.s == "":
 		return ""
-	case s.kind == segMulti:
+	case s.kind() == segMulti:
 		return "{" + s.s + "...}"
-	case s.con != nil:
-		return "{" + s.s + ":" + strings.TrimPrefix(s.con.key, "regexp:") + "}"
+	case s.constrainedBy() != nil:
+		return "{" + s.s + ":" + strings.TrimPrefix(s.constrainedBy().key, "regexp:") + "}"
 	}
 	return "{" + s.s + "}"
 }
@@ -84,8 +124,9 @@ type pattern struct {
 // newPattern returns a new, empty pattern with room for n segments.
 //
 // Optimization: a pattern of up to four segments, as most are, is made
-// with its segments in one allocation, which takes no more memory than
-// two: the sizes of the pair are those of the allocator's size classes.
+// with its segments in one allocation. With two or four segments the pair
+// is exactly an allocator size class (112 and 160 bytes), with three it
+// takes what two allocations would (144), with one 8 bytes more (96).
 func newPattern(n int) *pattern {
 	switch {
 	case n <= 1:
@@ -134,10 +175,10 @@ func (p *pattern) lastSegment() segment { return p.segments[len(p.segments)-1] }
 
 // endsInMulti reports whether p's path ends in a multi wildcard, named or
 // not (a trailing slash).
-func (p *pattern) endsInMulti() bool { return p.lastSegment().kind == segMulti }
+func (p *pattern) endsInMulti() bool { return p.lastSegment().kind() == segMulti }
 
 // named reports whether s is a named wildcard, single or multi.
-func (s segment) named() bool { return s.kind != segLiteral && s.s != "" }
+func (s segment) named() bool { return s.kind() != segLiteral && s.s != "" }
 
 // staticPath returns the path that p matches if its segments are all
 // literals without a '/' ({$} may end it), and "" otherwise.
@@ -149,7 +190,7 @@ func (p *pattern) staticPath() string {
 	n := 0
 	for _, s := range p.segments {
 		switch {
-		case s.kind != segLiteral:
+		case s.kind() != segLiteral:
 			return ""
 		case s.s == "/":
 			n++
@@ -265,7 +306,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		rest = rest[1:]
 		off = len(s) - len(rest)
 		if rest == "" {
-			p.segments = append(p.segments, segment{kind: segMulti})
+			p.segments = append(p.segments, multiSegment(""))
 			break
 		}
 		i := strings.IndexByte(rest, '/')
@@ -275,7 +316,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		var seg string
 		seg, rest = rest[:i], rest[i:]
 		if j := strings.IndexByte(seg, '{'); j < 0 {
-			p.segments = append(p.segments, segment{kind: segLiteral, s: pathUnescape(seg)})
+			p.segments = append(p.segments, literalSegment(pathUnescape(seg)))
 			continue
 		} else if j != 0 {
 			off += j
@@ -297,7 +338,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 			if rest != "" {
 				return fail("{$} not at end")
 			}
-			p.segments = append(p.segments, segment{kind: segLiteral, s: "/"})
+			p.segments = append(p.segments, literalSegment("/"))
 			break
 		}
 		name, expr, constrained := strings.Cut(body, ":")
@@ -325,9 +366,9 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		if seen != nil {
 			seen[name] = true
 		}
-		sg := segment{kind: segWild, s: name}
+		sg := wildSegment(name, nil)
 		if multi {
-			sg.kind = segMulti
+			sg = multiSegment(name)
 		}
 		if constrained {
 			off += strings.IndexByte(body, ':') + 2
@@ -341,7 +382,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 			if err != nil {
 				return fail("wildcard %q: %w", name, err)
 			}
-			sg.con = c
+			sg = wildSegment(name, c)
 		}
 		p.segments = append(p.segments, sg)
 	}

@@ -20,9 +20,9 @@ func builtinLookup(expr string) (*constraint, error) {
 func describeSegments(segs []segment) string {
 	var parts []string
 	for _, s := range segs {
-		d := fmt.Sprintf("%s(%q)", s.kind, s.s)
-		if s.con != nil {
-			d += ":" + s.con.key
+		d := fmt.Sprintf("%s(%q)", s.kind(), s.s)
+		if s.constrainedBy() != nil {
+			d += ":" + s.constrainedBy().key
 		}
 		parts = append(parts, d)
 	}
@@ -284,7 +284,7 @@ func FuzzParsePattern(f *testing.F) {
 			t.Fatalf("%q: parsed with no segments", s)
 		}
 		for i, seg := range p.segments {
-			if seg.kind == segMulti && i != len(p.segments)-1 {
+			if seg.kind() == segMulti && i != len(p.segments)-1 {
 				t.Fatalf("%q: multi wildcard at %d of %d", s, i, len(p.segments))
 			}
 		}

@@ -156,10 +156,10 @@ func buildPath(p *pattern, params []string) (string, error) {
 	for _, s := range p.segments {
 		b.WriteByte('/')
 		switch {
-		case s.kind == segLiteral && s.s == "/": // {$}
-		case s.kind == segLiteral:
+		case s.kind() == segLiteral && s.s == "/": // {$}
+		case s.kind() == segLiteral:
 			b.WriteString(url.PathEscape(s.s))
-		case s.kind == segMulti && s.s == "":
+		case s.kind() == segMulti && s.s == "":
 		default:
 			v, ok := lookupParam(params, s.s)
 			if !ok {
@@ -186,7 +186,7 @@ func lookupParam(params []string, name string) (string, bool) {
 // hasWildcard reports whether p has a wildcard named name.
 func (p *pattern) hasWildcard(name string) bool {
 	for _, s := range p.segments {
-		if s.kind != segLiteral && s.s == name && name != "" {
+		if s.kind() != segLiteral && s.s == name && name != "" {
 			return true
 		}
 	}
@@ -196,7 +196,7 @@ func (p *pattern) hasWildcard(name string) bool {
 // writeValue writes the escaped value v of the wildcard segment s to b, or
 // returns why a path with v would not match s.
 func writeValue(b *strings.Builder, s segment, v string) error {
-	if s.kind == segMulti {
+	if s.kind() == segMulti {
 		if v == "" {
 			return nil
 		}
@@ -218,7 +218,7 @@ func writeValue(b *strings.Builder, s segment, v string) error {
 		return fmt.Errorf("empty value for wildcard %q", s.s)
 	case v == "." || v == "..":
 		return fmt.Errorf("value %q of wildcard %q would be cleaned from the path", v, s.s)
-	case s.con != nil && !s.con.match(v):
+	case s.constrainedBy() != nil && !s.constrainedBy().match(v):
 		return fmt.Errorf("value %q does not satisfy the constraint of %s", v, s.label())
 	}
 	b.WriteString(url.PathEscape(v))

@@ -146,12 +146,12 @@ func (n *lookupNode) eachOverlapping(segs []segment, f func(*route)) {
 		return
 	}
 	s, rest := segs[0], segs[1:]
-	if s.kind == segMulti {
+	if s.kind() == segMulti {
 		n.each(f)
 		return
 	}
 	switch {
-	case s.kind == segLiteral:
+	case s.kind() == segLiteral:
 		n.child(s.s).eachOverlapping(rest, f)
 	case n.litMap() != nil:
 		// In any order: the keys are not sorted first.
@@ -276,15 +276,15 @@ func (n *lookupNode) find(segs []segment) *lookupNode {
 			return nil
 		}
 		switch {
-		case s.kind == segLiteral:
+		case s.kind() == segLiteral:
 			n = n.child(s.s)
-		case s.kind == segMulti:
+		case s.kind() == segMulti:
 			n = n.multi
-		case s.con == nil:
+		case s.constrainedBy() == nil:
 			n = n.wild
 		default:
 			cons := n.constrained()
-			i := slices.IndexFunc(cons, func(c conChild) bool { return c.con.key == s.con.key })
+			i := slices.IndexFunc(cons, func(c conChild) bool { return c.con.key == s.constrainedBy().key })
 			if i < 0 {
 				return nil
 			}

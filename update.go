@@ -172,19 +172,19 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 	}
 	s, rest := segs[0], segs[1:]
 	switch {
-	case s.kind == segLiteral:
+	case s.kind() == segLiteral:
 		ln.setLiteral(c, s.s, c.update(ht, ln.child(s.s), rest, rt, claim, key))
-	case s.kind == segMulti:
+	case s.kind() == segMulti:
 		ln.multi = c.update(ht, ln.multi, rest, rt, claim, "")
-	case s.con == nil:
+	case s.constrainedBy() == nil:
 		ln.wild = c.update(ht, ln.wild, rest, rt, claim, "")
 	default:
 		cons := ln.constrained()
-		i := slices.IndexFunc(cons, func(x conChild) bool { return x.con.key == s.con.key })
+		i := slices.IndexFunc(cons, func(x conChild) bool { return x.con.key == s.constrainedBy().key })
 		if i < 0 {
 			// Invariant: constrained children are in registration order,
 			// so a new one comes last.
-			child := conChild{con: s.con}
+			child := conChild{con: s.constrainedBy()}
 			if rt != nil {
 				child.minSeq = rt.index
 			}
