@@ -282,15 +282,12 @@ func (q *query) pick(rt *route) *route {
 	return nil
 }
 
-// compileLeaf builds the leaf for routes, which share their path shape,
-// in l, a zero leaf, or in a new one if l is nil. The routes of one method
-// are one route, unless some are versioned: then the leaf holds a copy of
-// the unversioned route (or of the first versioned one, if there is none)
-// that carries the set of versions.
-func compileLeaf(l *leaf, routes []*route, mi *methodIndex) *leaf {
-	if l == nil {
-		l = &leaf{}
-	}
+// compileLeaf builds the leaf for routes, which share their path shape.
+// The routes of one method are one route, unless some are versioned: then
+// the leaf holds a copy of the unversioned route (or of the first versioned
+// one, if there is none) that carries the set of versions.
+func compileLeaf(routes []*route, mi *methodIndex) *leaf {
+	l := &leaf{}
 	sorted := routes
 	if len(routes) > 1 {
 		sorted = slices.Clone(routes)

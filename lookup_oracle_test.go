@@ -24,7 +24,7 @@ func TestLeafVerbOracle(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			routes = append(routes, newRoute(mustPattern(t, "/x"), h, len(methods)))
 		}
-		l := compileLeaf(nil, routes, &methodIndex{})
+		l := compileLeaf(routes, &methodIndex{})
 		for _, m := range methods {
 			byName := routeByName(l, m)
 			byVerb := l.route(&query{method: m, verb: verbOf(m)})

@@ -33,23 +33,6 @@ type change struct {
 	t    *table // the table being made: the router's own before it serves, a copy after
 }
 
-// newLeafNode returns a new node for the change edit and a zero leaf for
-// it, made together.
-//
-// Optimization: most nodes that end a route are made for it, and hold
-// only its leaf, so the two are one allocation, of the size of both, and
-// a request that reaches the node finds the leaf in the next cache line.
-// Should the node be copied or given another leaf, whichever of the two
-// is still used keeps the other's memory.
-func newLeafNode(edit *editToken) (*lookupNode, *leaf) {
-	b := new(struct {
-		n lookupNode
-		l leaf
-	})
-	b.n.edit = edit
-	return &b.n, &b.l
-}
-
 // own returns n, or a copy of it that c may modify, or a new node if n is
 // nil.
 func (c *change) own(n *lookupNode) *lookupNode {
@@ -145,14 +128,7 @@ func (c *change) addClaim(host string, segs []segment, g *groupNode) {
 // [pattern.staticPath]): the leaf at their end also goes into the host
 // tree's index of static paths.
 func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route, claim *groupNode, key string) *lookupNode {
-	// into is where the leaf goes, if not nil: a node made for the end
-	// of a route is made with its leaf.
-	var into *leaf
-	if ln == nil && len(segs) == 0 && claim == nil {
-		ln, into = newLeafNode(c.edit)
-	} else {
-		ln = c.own(ln)
-	}
+	ln = c.own(ln)
 	if claim != nil {
 		ln.mut().claims = true
 	}
@@ -162,7 +138,7 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 			return ln
 		}
 		routes := append(ln.leaf.all(), rt)
-		ln.leaf = compileLeaf(into, routes, c.methods(routes))
+		ln.leaf = compileLeaf(routes, c.methods(routes))
 		// Unclean paths are redirected before they could match.
 		if key != "" && isClean(key) {
 			ht.static.set(key, ln.leaf, c.edit)
