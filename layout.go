@@ -37,9 +37,11 @@ type layout struct {
 // A layoutVar is a named wildcard of a layout.
 type layoutVar struct {
 	name string
-	// Optimization: word is keyWord(name). Two names of the same length,
-	// up to eight bytes, are equal exactly when their words are, so that
-	// position compares such a name without a call to compare bytes.
+	// Optimization: word is keyWord(name), the first eight bytes. Two
+	// names of the same length, up to eight bytes, are equal exactly when
+	// their words are; of nine to sixteen bytes, when their words and
+	// last words are (see lastWord). So position compares such names
+	// without a call to compare bytes.
 	word uint64
 	seg  int // the index of its path segment
 }
@@ -294,7 +296,9 @@ func (x *nameIndex) position(vars []layoutVar, name string) int {
 				return -1
 			}
 		case len(name) <= 16:
-			// As in layout.position: the first and last eight bytes.
+			// As in layout.position: the first and last eight bytes, once
+			// the lengths are known to be equal (a shorter name's word
+			// has zeros where this one has bytes).
 			if v.word != word(name, 0) || len(v.name) != len(name) || lastWord(v.name) != lastWord(name) {
 				return -1
 			}

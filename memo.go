@@ -2,16 +2,17 @@ package cairn
 
 // This file keeps the answers of constraints for long segments, so that a
 // request runs each constraint at most once on such a segment, however
-// many times the router walks its path: a miss is looked up, then tried
-// with a trailing slash, then walked twice more for the Allow header, and
-// a group's claim is walked once more. With a regular expression and a
-// segment of a megabyte, each walk used to run every sibling constraint
-// again.
+// many times the router walks its path: a miss is walked, then looked up,
+// then tried with a trailing slash, then walked twice more for the Allow
+// header, and a group's claim is walked once more. With a regular
+// expression and a segment of a megabyte, each walk used to run every
+// sibling constraint again.
 //
 // Optimization: segments shorter than memoMinLen are not remembered; a
-// constraint on them costs little even run four times, and the common path
-// stays as it was, free of allocation. The memo allocates its answers, only
-// for the segments it remembers.
+// constraint on them costs little even run the five times a miss can run
+// it, and the common path stays as it was, free of allocation. The memo
+// allocates its answers, only for the segments it remembers. (walk, the
+// first of those walks, leaves long segments to lookup, which remembers.)
 
 // memoMinLen is the length from which a segment's constraint answers are
 // remembered.

@@ -55,6 +55,8 @@ type segment struct {
 }
 
 // The tags of the wildcards without a constraint; no constraint is either.
+// Their match is nil: they are never a segment's constraint (see
+// constrainedBy), so they never reach a conChild nor a match.
 var (
 	wildTag  = &constraint{key: "(wildcard)"}
 	multiTag = &constraint{key: "(multi)"}
@@ -297,8 +299,8 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		return fail("non-CONNECT pattern with unclean path can never match")
 	}
 
-	// seen holds the names of the wildcards so far once there are more
-	// than a few; until then they are found among the segments.
+	// seen holds the names of the wildcards so far from the
+	// maxNamesScanned-th on; until then they are found among the segments.
 	var seen map[string]bool
 	named := 0
 	for len(rest) > 0 {

@@ -55,8 +55,11 @@ const (
 // sixteen. The strings hashed are a table's keys, chosen by whoever
 // registers the routes, and the strings looked up; a lookup only chooses
 // where its probe starts (see the top of this file), so a weakness of the
-// hash for some keys (a word equal to strSeed1 zeroes its product) can
-// only slow the routes of whoever registered those keys.
+// hash for some keys can only slow the routes of whoever registered those
+// keys. (A product is zero when either operand is: a first word equal to
+// strSeed1, or a second one that cancels what it is XORed with; in the
+// loop, a zero product drops what came before, so keys that then go on
+// alike share a hash.)
 func strHash(s string) uint64 {
 	n := len(s)
 	switch {
@@ -104,7 +107,7 @@ func (t *strTable[V]) get(key string) (V, bool) {
 		if len(e.key) != len(key) {
 			continue
 		}
-		if uint(len(key)-8) <= 8 {
+		if uint(len(key)-8) <= 8 { // 8 <= len(key) <= 16
 			if word(e.key, 0) == word(key, 0) && lastWord(e.key) == lastWord(key) {
 				return e.val, true
 			}

@@ -103,16 +103,16 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			// several constraints accept are left to lookup, which
 			// counts n as a step; if it finds nothing, lookup may back
 			// up above.
-			only, matched := onlyConstrained(cs, seg, q.escaped)
-			if matched == 1 {
+			only, ok := onlyConstrained(cs, seg, q.escaped)
+			if !ok {
+				rt := n.lookup(p, false, q)
+				return rt, rt != nil || !alt
+			}
+			if only != nil {
 				q.steps++
 				alt = alt || multi || n.wild != nil
 				n, p = only, rest
 				continue
-			}
-			if matched != 0 {
-				rt := n.lookup(p, false, q)
-				return rt, rt != nil || !alt
 			}
 		}
 		q.steps++
@@ -132,26 +132,24 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 	}
 }
 
-// onlyConstrained returns how many of the constrained wildcards cs accept
-// the segment seg, 0, 1 or 2 for more than one, and the one if only one
-// does; or -1 if walk leaves seg to lookup, escaped or long.
-func onlyConstrained(cs []conChild, seg string, escaped bool) (*lookupNode, int) {
+// onlyConstrained returns the child of the one constrained wildcard of cs
+// whose constraint accepts the segment seg, or nil if none does, and true;
+// or false if lookup must choose: when several accept seg, or seg is
+// escaped, or long (lookup remembers the answers for long segments).
+func onlyConstrained(cs []conChild, seg string, escaped bool) (*lookupNode, bool) {
 	if escaped || len(seg) >= memoMinLen {
-		return nil, -1
+		return nil, false
 	}
 	var only *lookupNode
 	for i := range cs {
 		if cs[i].con.match(seg) {
 			if only != nil {
-				return nil, 2
+				return nil, false
 			}
 			only = cs[i].node
 		}
 	}
-	if only == nil {
-		return nil, 0
-	}
-	return only, 1
+	return only, true
 }
 
 // literalPrefix returns the literal child of n whose key is the first

@@ -91,9 +91,8 @@ func run(cfg config, args []string, stderr io.Writer) error {
 		goArgs := testArgs(cfg)
 		info = collectInfo(".", stderr)
 		info.Command = shellJoin(append([]string{"go"}, goArgs...))
-		info.Passes = cfg.count
 		info.Date = time.Now().UTC().Format("2006-01-02 15:04 MST")
-		data, testErr = runBenchmarks(goArgs, rawPath, info, stderr)
+		data, info.Passes, testErr = runBenchmarks(goArgs, rawPath, info, cfg.count, stderr)
 		if data == nil {
 			return testErr
 		}
@@ -144,36 +143,54 @@ func testArgs(cfg config) []string {
 		"-timeout", "0", "-cpu", "1", "-v", "."}
 }
 
-// runBenchmarks runs go with args in the current directory info.Passes
-// times, one after the other, copying their standard output to stderr and,
-// after info, to the file rawPath, and returns what it wrote to the file.
-// If go fails, it returns the output so far, if any, and the error.
-func runBenchmarks(args []string, rawPath string, info Info, stderr io.Writer) ([]byte, error) {
+// runBenchmarks runs go with args in the current directory passes times,
+// one after the other, copying their standard output to stderr and, after
+// info, to the file rawPath. A pass in which go test fails (a benchmark
+// failed) does not stop the others, so that the other benchmarks still get
+// all their runs; only a go that cannot be run, or output that cannot be
+// written, stops them. After the output, the file records how many passes
+// ran. runBenchmarks returns what it wrote to the file, that number, and
+// the first error, if any.
+func runBenchmarks(args []string, rawPath string, info Info, passes int, stderr io.Writer) ([]byte, int, error) {
 	f, err := os.Create(rawPath)
 	if err != nil {
-		return nil, fmt.Errorf("benchreport: %w", err)
+		return nil, 0, fmt.Errorf("benchreport: %w", err)
 	}
 	var buf bytes.Buffer
 	out := io.MultiWriter(f, &buf)
+	info.Passes = 0 // recorded after the passes, once known
 	if err := writeInfo(out, info); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("benchreport: %w", err)
+		return nil, 0, fmt.Errorf("benchreport: %w", err)
 	}
-	var runErr error
-	for pass := 1; pass <= max(info.Passes, 1) && runErr == nil; pass++ {
-		fmt.Fprintf(stderr, "benchreport: pass %d of %d: running %s\n", pass, max(info.Passes, 1), info.Command)
+	var firstErr error
+	ran := 0
+	for pass := 1; pass <= passes; pass++ {
+		fmt.Fprintf(stderr, "benchreport: pass %d of %d: running %s\n", pass, passes, info.Command)
 		cmd := exec.Command("go", args...)
 		cmd.Stdout = io.MultiWriter(out, stderr)
 		cmd.Stderr = stderr
-		runErr = cmd.Run()
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if err == nil || errors.As(err, &exit) {
+			ran++
+		}
+		if err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("benchreport: pass %d: %s: %w (output kept in %s)", pass, info.Command, err, rawPath)
+		}
+		if err != nil && exit == nil {
+			break
+		}
 	}
-	if err := f.Close(); err != nil && runErr == nil {
-		runErr = err
+	if ran > 0 {
+		if err := writeInfo(out, Info{Passes: ran}); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("benchreport: %w", err)
+		}
 	}
-	if runErr != nil {
-		runErr = fmt.Errorf("benchreport: %s: %w (output kept in %s)", info.Command, runErr, rawPath)
+	if err := f.Close(); err != nil && firstErr == nil {
+		firstErr = fmt.Errorf("benchreport: %w", err)
 	}
-	return buf.Bytes(), runErr
+	return buf.Bytes(), ran, firstErr
 }
 
 // checkModule reports an error if dir is not the benchmarks module.
