@@ -154,14 +154,15 @@ func compareSegments(a, b segment) relationship {
 	case b.kind() == segMulti:
 		return moreSpecific
 	case a.kind() == segWild && b.kind() == segWild:
+		ac, bc := a.constrainedBy(), b.constrainedBy()
 		switch {
-		case a.constrainedBy() == nil && b.constrainedBy() == nil:
+		case ac == nil && bc == nil:
 			return equivalent
-		case a.constrainedBy() == nil:
+		case ac == nil:
 			return moreGeneral
-		case b.constrainedBy() == nil:
+		case bc == nil:
 			return moreSpecific
-		case a.constrainedBy().key == b.constrainedBy().key:
+		case ac.key == bc.key:
 			return equivalent
 		}
 		return ordered
@@ -181,7 +182,7 @@ func wildVersusLiteral(w segment, lit string) relationship {
 		// A single wildcard never matches the trailing slash ({$}).
 		return disjoint
 	}
-	if w.constrainedBy() != nil && !w.constrainedBy().match(lit) {
+	if c := w.constrainedBy(); c != nil && !c.match(lit) {
 		return disjoint
 	}
 	return moreGeneral
@@ -354,7 +355,8 @@ func segmentAccepts(s segment, v string) bool {
 	case segLiteral:
 		return s.s == v
 	case segWild:
-		return s.constrainedBy() == nil || s.constrainedBy().match(v)
+		c := s.constrainedBy()
+		return c == nil || c.match(v)
 	}
 	return true
 }

@@ -105,8 +105,9 @@ func (s segment) label() string {
 		return ""
 	case s.kind() == segMulti:
 		return "{" + s.s + "...}"
-	case s.constrainedBy() != nil:
-		return "{" + s.s + ":" + strings.TrimPrefix(s.constrainedBy().key, "regexp:") + "}"
+	}
+	if c := s.constrainedBy(); c != nil {
+		return "{" + s.s + ":" + strings.TrimPrefix(c.key, "regexp:") + "}"
 	}
 	return "{" + s.s + "}"
 }

@@ -213,12 +213,13 @@ func writeValue(b *strings.Builder, s segment, v string) error {
 		}
 		return nil
 	}
+	c := s.constrainedBy()
 	switch {
 	case v == "":
 		return fmt.Errorf("empty value for wildcard %q", s.s)
 	case v == "." || v == "..":
 		return fmt.Errorf("value %q of wildcard %q would be cleaned from the path", v, s.s)
-	case s.constrainedBy() != nil && !s.constrainedBy().match(v):
+	case c != nil && !c.match(v):
 		return fmt.Errorf("value %q does not satisfy the constraint of %s", v, s.label())
 	}
 	b.WriteString(url.PathEscape(v))

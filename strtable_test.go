@@ -79,7 +79,9 @@ func TestStrTableOracle(t *testing.T) {
 // more.
 func TestStrHashSpread(t *testing.T) {
 	sets := map[string][]string{}
-	for _, name := range []string{"static", "github", "gplus", "parse"} {
+	// The lists large enough for an average to mean something: Google+
+	// and Parse have fewer than 50 paths.
+	for _, name := range []string{"static", "github"} {
 		data, err := os.ReadFile("testdata/" + name + ".txt")
 		if err != nil {
 			t.Fatal(err)
@@ -121,7 +123,7 @@ func TestStrHashSpread(t *testing.T) {
 			home := strHash(tbl.entries[s&(1<<32-1)-1].key) & mask
 			total += 1 + int((uint64(i)-home)&mask)
 		}
-		if avg := float64(total) / float64(len(keys)); len(keys) >= 50 && avg > 1.7 {
+		if avg := float64(total) / float64(len(keys)); avg > 1.7 {
 			t.Errorf("%s: %d keys in %d slots take %.2f probes on average, want about 1.5", name, len(keys), len(tbl.slots), avg)
 		}
 	}

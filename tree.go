@@ -283,8 +283,9 @@ func (n *lookupNode) find(segs []segment) *lookupNode {
 		case s.constrainedBy() == nil:
 			n = n.wild
 		default:
+			key := s.constrainedBy().key
 			cons := n.constrained()
-			i := slices.IndexFunc(cons, func(c conChild) bool { return c.con.key == s.constrainedBy().key })
+			i := slices.IndexFunc(cons, func(c conChild) bool { return c.con.key == key })
 			if i < 0 {
 				return nil
 			}

@@ -155,12 +155,13 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 	case s.constrainedBy() == nil:
 		ln.wild = c.update(ht, ln.wild, rest, rt, claim, "")
 	default:
+		con := s.constrainedBy()
 		cons := ln.constrained()
-		i := slices.IndexFunc(cons, func(x conChild) bool { return x.con.key == s.constrainedBy().key })
+		i := slices.IndexFunc(cons, func(x conChild) bool { return x.con.key == con.key })
 		if i < 0 {
 			// Invariant: constrained children are in registration order,
 			// so a new one comes last.
-			child := conChild{con: s.constrainedBy()}
+			child := conChild{con: con}
 			if rt != nil {
 				child.minSeq = rt.index
 			}
