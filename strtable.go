@@ -63,8 +63,14 @@ const (
 func strHash(s string) uint64 {
 	n := len(s)
 	switch {
-	case n < 8:
-		return foldMul(keyWord(s)^strSeed1, uint64(n)^strSeed2)
+	case n >= 4 && n < 8:
+		// The first four bytes and the last four, which overlap.
+		return foldMul(uint64(word32(s, 0))^strSeed1, uint64(word32(s, n-4))^strSeed2^uint64(n))
+	case n > 0 && n < 4:
+		// The first, middle and last bytes, which cover them all.
+		return foldMul((uint64(s[0])|uint64(s[n/2])<<8|uint64(s[n-1])<<16)^strSeed1, uint64(n)^strSeed2)
+	case n == 0:
+		return foldMul(strSeed1, strSeed2)
 	case n <= 16:
 		return foldMul(word(s, 0)^strSeed1, lastWord(s)^strSeed2^uint64(n))
 	}
@@ -73,6 +79,12 @@ func strHash(s string) uint64 {
 		h = foldMul(word(s, i)^strSeed1, word(s, i+8)^h)
 	}
 	return foldMul(word(s, n-16)^strSeed1, lastWord(s)^h^strSeed2)
+}
+
+// word32 returns the four bytes of s from i, the first in the low byte.
+func word32(s string, i int) uint32 {
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // foldMul returns the 128-bit product of a and b, its two halves XORed.
@@ -101,17 +113,23 @@ func (t *strTable[V]) get(key string) (V, bool) {
 		if slotTag(s) != tag {
 			continue
 		}
-		// Optimization: a key of eight to sixteen bytes is compared as
-		// its first and last eight bytes, which cover it, without a call.
+		// Optimization: a key of four to sixteen bytes is compared
+		// without a call, as its first and last four bytes up to eight
+		// bytes, as its first and last eight above, which cover it.
 		e := &t.entries[s&(1<<32-1)-1]
 		if len(e.key) != len(key) {
 			continue
 		}
-		if uint(len(key)-8) <= 8 { // 8 <= len(key) <= 16
+		switch n := len(key); {
+		case n >= 4 && n <= 8:
+			if word32(e.key, 0) == word32(key, 0) && word32(e.key, n-4) == word32(key, n-4) {
+				return e.val, true
+			}
+		case n > 8 && n <= 16:
 			if word(e.key, 0) == word(key, 0) && lastWord(e.key) == lastWord(key) {
 				return e.val, true
 			}
-		} else if e.key == key {
+		case e.key == key:
 			return e.val, true
 		}
 	}
