@@ -174,9 +174,15 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 	}
 	// The eight bytes of p after its '/', padded with zeros.
 	var w uint64
-	if len(p) >= 9 {
+	switch n := len(p) - 1; {
+	case n >= 8:
 		w = word(p, 1)
-	} else {
+	case n >= 4:
+		// The first four bytes and the last four, which overlap, the
+		// second shifted to drop the overlap: what keyWord gives, without
+		// shifting in one byte at a time.
+		w = uint64(word32(p, 1)) | uint64(word32(p, n-3)>>(8*(8-n)))<<32
+	default:
 		w = keyWord(p[1:])
 	}
 	// Invariant: keys with the same first byte are adjacent.
