@@ -269,7 +269,13 @@ func (l *layout) position(name string) int {
 		}
 		return -1
 	}
-	w := keyWord(name)
+	// keyWord(name), from four bytes on as literalPrefix reads a path.
+	var w uint64
+	if n := len(name); n >= 4 {
+		w = uint64(word32(name, 0)) | uint64(word32(name, n-4))<<(8*(n-4))
+	} else {
+		w = keyWord(name)
+	}
 	for i, v := range l.vars {
 		if v.word == w && len(v.name) == len(name) {
 			return i
@@ -292,7 +298,8 @@ func (x *nameIndex) position(vars []layoutVar, name string) int {
 		switch {
 		case len(name) <= 3:
 		case len(name) <= 8:
-			if v.word != keyWord(name) {
+			// keyWord(name), as layout.position reads it.
+			if v.word != uint64(word32(name, 0))|uint64(word32(name, len(name)-4))<<(8*(len(name)-4)) {
 				return -1
 			}
 		case len(name) <= 16:

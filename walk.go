@@ -178,10 +178,10 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 	case n >= 8:
 		w = word(p, 1)
 	case n >= 4:
-		// The first four bytes and the last four, which overlap, the
-		// second shifted to drop the overlap: what keyWord gives, without
+		// keyWord(p[1:]) from its first four bytes and its last four,
+		// which overlap with the same bytes at the same places, without
 		// shifting in one byte at a time.
-		w = uint64(word32(p, 1)) | uint64(word32(p, n-3)>>(8*(8-n)))<<32
+		w = uint64(word32(p, 1)) | uint64(word32(p, n-3))<<(8*(n-4))
 	default:
 		w = keyWord(p[1:])
 	}
