@@ -113,24 +113,32 @@ func (t *strTable[V]) get(key string) (V, bool) {
 		if slotTag(s) != tag {
 			continue
 		}
-		// Optimization: a key of four to sixteen bytes is compared
-		// without a call, as its first and last four bytes up to eight
-		// bytes, as its first and last eight above, which cover it.
+		// Optimization: a key of up to sixteen bytes is compared without
+		// a call, by parts that cover it: from nine bytes its first and
+		// last eight, from four its first and last four, under four its
+		// first, middle and last bytes.
 		e := &t.entries[s&(1<<32-1)-1]
 		if len(e.key) != len(key) {
 			continue
 		}
 		switch n := len(key); {
-		case n >= 4 && n <= 8:
-			if word32(e.key, 0) == word32(key, 0) && word32(e.key, n-4) == word32(key, n-4) {
+		case n > 16:
+			if e.key == key {
 				return e.val, true
 			}
-		case n > 8 && n <= 16:
+		case n > 8:
 			if word(e.key, 0) == word(key, 0) && lastWord(e.key) == lastWord(key) {
 				return e.val, true
 			}
-		case e.key == key:
-			return e.val, true
+		case n >= 4:
+			if word32(e.key, 0) == word32(key, 0) && word32(e.key, n-4) == word32(key, n-4) {
+				return e.val, true
+			}
+		default:
+			// The first, middle and last bytes cover the key.
+			if n == 0 || e.key[0] == key[0] && e.key[n/2] == key[n/2] && e.key[n-1] == key[n-1] {
+				return e.val, true
+			}
 		}
 	}
 }
