@@ -171,7 +171,14 @@ func (ht *hostTree) staticRoute(m, p string) (rt *route, miss bool) {
 	if v == 0 {
 		return nil, false
 	}
-	l := ht.static.get(p)
+	// Optimization: stringMap.get without its call, when the map has no
+	// recent entries, as the index of a router built before it serves.
+	var l *leaf
+	if ht.static.recent == nil {
+		l, _ = ht.static.base.get(p)
+	} else {
+		l = ht.static.get(p)
+	}
 	if l == nil {
 		return nil, true
 	}
