@@ -50,7 +50,8 @@ const (
 // Optimization: one 128-bit multiplication, folded to 64 bits, mixes
 // sixteen bytes of s, so a string of up to sixteen bytes, as most paths'
 // segments and many static paths are, costs one multiplication, read as
-// its first and last eight bytes. A longer one costs one per sixteen
+// its first and last eight bytes (four under eight bytes; its first,
+// middle and last under four). A longer one costs one per sixteen
 // bytes, the last sixteen read again if its length is not a multiple of
 // sixteen. The strings hashed are a table's keys, chosen by whoever
 // registers the routes, and the strings looked up; a lookup only chooses
@@ -63,14 +64,14 @@ const (
 func strHash(s string) uint64 {
 	n := len(s)
 	switch {
-	case n >= 4 && n < 8:
-		// The first four bytes and the last four, which overlap.
-		return foldMul(uint64(word32(s, 0))^strSeed1, uint64(word32(s, n-4))^strSeed2^uint64(n))
-	case n > 0 && n < 4:
-		// The first, middle and last bytes, which cover them all.
-		return foldMul((uint64(s[0])|uint64(s[n/2])<<8|uint64(s[n-1])<<16)^strSeed1, uint64(n)^strSeed2)
 	case n == 0:
 		return foldMul(strSeed1, strSeed2)
+	case n < 4:
+		// The first, middle and last bytes, which cover them all.
+		return foldMul((uint64(s[0])|uint64(s[n/2])<<8|uint64(s[n-1])<<16)^strSeed1, uint64(n)^strSeed2)
+	case n < 8:
+		// The first four bytes and the last four, which overlap.
+		return foldMul(uint64(word32(s, 0))^strSeed1, uint64(word32(s, n-4))^strSeed2^uint64(n))
 	case n <= 16:
 		return foldMul(word(s, 0)^strSeed1, lastWord(s)^strSeed2^uint64(n))
 	}
