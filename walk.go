@@ -80,6 +80,15 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			} else {
 				c = n.child(seg)
 			}
+		} else if len(n.lits) == 1 && len(p) >= 9 && len(n.lits[0].key) <= 8 {
+			// Optimization: literalPrefix for a node with one literal
+			// child of up to eight bytes, the common step of a deep path,
+			// without its call.
+			l := &n.lits[0]
+			end := 1 + len(l.key)
+			if (len(p) == end || p[end] == '/') && word(p, 1)&(uint64(1)<<(8*uint(len(l.key)))-1) == l.word {
+				c, rest = l.node, p[end:]
+			}
 		} else if len(n.lits) > 0 {
 			c, rest = n.literalPrefix(p)
 		}
