@@ -269,10 +269,9 @@ func (l *layout) position(name string) int {
 		}
 		return -1
 	}
-	// keyWord(name), from four bytes on as literalPrefix reads a path.
 	var w uint64
-	if n := len(name); n >= 4 {
-		w = uint64(word32(name, 0)) | uint64(word32(name, n-4))<<(8*(n-4))
+	if len(name) >= 4 {
+		w = midWord(name)
 	} else {
 		w = keyWord(name)
 	}
@@ -298,8 +297,7 @@ func (x *nameIndex) position(vars []layoutVar, name string) int {
 		switch {
 		case len(name) <= 3:
 		case len(name) <= 8:
-			// keyWord(name), as layout.position reads it.
-			if v.word != uint64(word32(name, 0))|uint64(word32(name, len(name)-4))<<(8*(len(name)-4)) {
+			if v.word != midWord(name) {
 				return -1
 			}
 		case len(name) <= 16:

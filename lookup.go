@@ -129,6 +129,13 @@ type litChild struct {
 	node *lookupNode
 }
 
+// startsWord reports whether l's key, of up to eight bytes, is the start
+// of w, eight bytes as word or keyWord gives them. The shift is 64 for a
+// key of eight bytes, which makes the mask all ones.
+func (l *litChild) startsWord(w uint64) bool {
+	return w&(uint64(1)<<(8*uint(len(l.key)))-1) == l.word
+}
+
 // constrained returns the constrained wildcard children of n, in
 // registration order.
 func (n *lookupNode) constrained() []conChild {

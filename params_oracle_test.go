@@ -177,10 +177,11 @@ func TestNameIndexOracle(t *testing.T) {
 
 // TestNameWordOracle checks that two names of the same length, from one
 // to eight bytes, have the same keyWord exactly when they are equal (as
-// layoutVar.word relies on), and that two of nine to sixteen bytes have
-// the same first and last words exactly when they are equal (as
-// layout.position and literalPrefix rely on), for random names over a
-// small alphabet (so that many pairs share bytes).
+// layoutVar.word relies on), that midWord gives keyWord from four bytes
+// on, and that two of nine to sixteen bytes have the same first and last
+// words exactly when they are equal (as layout.position and literalPrefix
+// rely on), for random names over a small alphabet (so that many pairs
+// share bytes).
 func TestNameWordOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	random := func(n int) string {
@@ -194,6 +195,9 @@ func TestNameWordOracle(t *testing.T) {
 		n := 1 + rng.IntN(16)
 		a, b := random(n), random(n)
 		same := keyWord(a) == keyWord(b)
+		if n >= 4 && n <= 8 && (midWord(a) != keyWord(a) || midWord(b) != keyWord(b)) {
+			t.Fatalf("%q, %q: midWord differs from keyWord", a, b)
+		}
 		if n > 8 {
 			same = same && lastWord(a) == lastWord(b)
 		}

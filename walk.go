@@ -86,7 +86,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			// without its call.
 			l := &n.lits[0]
 			end := 1 + len(l.key)
-			if (len(p) == end || p[end] == '/') && word(p, 1)&(uint64(1)<<(8*uint(len(l.key)))-1) == l.word {
+			if (len(p) == end || p[end] == '/') && l.startsWord(word(p, 1)) {
 				c, rest = l.node, p[end:]
 			}
 		} else if len(n.lits) > 0 {
@@ -187,10 +187,7 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 	case n >= 8:
 		w = word(p, 1)
 	case n >= 4:
-		// keyWord(p[1:]) from its first four bytes and its last four,
-		// which overlap with the same bytes at the same places, without
-		// shifting in one byte at a time.
-		w = uint64(word32(p, 1)) | uint64(word32(p, n-3))<<(8*(n-4))
+		w = midWord(p[1:])
 	default:
 		w = keyWord(p[1:])
 	}
@@ -205,9 +202,7 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 		// word, one of up to sixteen as its first and last words, a longer
 		// one as a word and the rest.
 		if len(l.key) <= 8 {
-			// The shift is 64 for a key of eight bytes, which makes the
-			// mask all ones.
-			if w&(uint64(1)<<(8*uint(len(l.key)))-1) == l.word {
+			if l.startsWord(w) {
 				return l.node, p[end:]
 			}
 		} else if w != l.word {
@@ -223,6 +218,19 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 		}
 	}
 	return nil, ""
+}
+
+// midWord is keyWord for a string s of four to eight bytes, read as its
+// first four bytes and its last four, which overlap with the same bytes
+// at the same places.
+//
+// Optimization: two loads, where keyWord shifts in one byte at a time. It
+// is written out byte by byte, not with word32, to stay within the
+// compiler's budget for inlining.
+func midWord(s string) uint64 {
+	t := s[len(s)-4:]
+	return uint64(uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16|uint32(s[3])<<24) |
+		uint64(uint32(t[0])|uint32(t[1])<<8|uint32(t[2])<<16|uint32(t[3])<<24)<<(8*(len(s)-4))
 }
 
 // keyWord returns the first eight bytes of s, the first in the low byte,
