@@ -97,16 +97,6 @@ func (t *table) lookup(req *http.Request, host string, q *query) *route {
 		// leave) is not clean; it is redirected.
 		return nil
 	}
-	if q.staticMiss {
-		// Optimization: what t.match does for a request that no host
-		// pattern can take (route sets staticMiss only then) and that the
-		// static index has no route for, without its two calls.
-		root := t.noHost.root
-		if rt, ok := root.walk(p, q); ok {
-			return rt
-		}
-		return root.lookup(p, false, q)
-	}
 	return t.match(host, p, false, q)
 }
 

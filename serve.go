@@ -67,10 +67,26 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-	q := query{staticMiss: miss}
+	var q query
 	var rt *route
 	if req.Method != http.MethodConnect {
-		if rt = t.lookup(req, host, &q); rt != nil && !rt.multi && !q.unclean {
+		if p := req.URL.Path; miss && p != "" && p[0] == '/' {
+			// Optimization: t.lookup, without its call, for a request that
+			// no host pattern can take and the static index has no route
+			// for (miss), whose path needs no unescaping (miss is set only
+			// when RawPath is empty). The walk goes straight to the tree
+			// of patterns without a host.
+			q.method, q.verb, q.host, q.path, q.checkClean, q.staticMiss = req.Method, verbOf(req.Method), host, p, true, true
+			q.req, q.versioning = req, t.cfg.versioning
+			root := t.noHost.root
+			var ok bool
+			if rt, ok = root.walk(p, &q); !ok {
+				rt = root.lookup(p, false, &q)
+			}
+		} else {
+			rt = t.lookup(req, host, &q)
+		}
+		if rt != nil && !rt.multi && !q.unclean {
 			// Optimization: the common case, a route that serves the
 			// request as it is, is decided and served here, without a
 			// verdict.
