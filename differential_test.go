@@ -7,6 +7,8 @@ package cairn_test
 // and fresh cairn Routers; the two must panic on the same registrations, and
 // then every request must run the same handler with the same r.Pattern and
 // path values, or produce the same status code, Location and Allow headers.
+// A Router with a pass-through middleware before routing, which routes from
+// the middleware's last hop, must answer exactly as the one without.
 //
 // On a disagreement, the pattern set is shrunk to a smallest subset that
 // still disagrees, so that the failure message shows a small reproducer.
@@ -363,7 +365,10 @@ type muxFixture struct {
 	std  *http.ServeMux
 	rt   *cairn.Router
 	noPV *cairn.Router
-	recs [3]handlerRecord // for std, rt and noPV in that order
+	// pre is rt with middleware before routing, which makes the router
+	// route the request from the middleware's last hop.
+	pre  *cairn.Router
+	recs [4]handlerRecord // for std, rt, noPV and pre in that order
 }
 
 // A registrar is what ServeMux and cairn.Router have in common for registration.
@@ -373,11 +378,15 @@ type registrar interface {
 
 // newEmptyMuxFixture returns a muxFixture with no patterns.
 func newEmptyMuxFixture() *muxFixture {
-	fx := &muxFixture{std: http.NewServeMux(), rt: cairn.New(), noPV: cairn.New()}
+	fx := &muxFixture{std: http.NewServeMux(), rt: cairn.New(), noPV: cairn.New(), pre: cairn.New()}
 	fx.noPV.PopulatePathValues(false)
+	fx.pre.UseBeforeRouting(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) })
+	})
 	// ServeMux answers OPTIONS like any other method.
 	fx.rt.DisableAutomaticOptions()
 	fx.noPV.DisableAutomaticOptions()
+	fx.pre.DisableAutomaticOptions()
 	return fx
 }
 
@@ -404,11 +413,14 @@ func (fx *muxFixture) register(i int, p string) string {
 	want := tryRegister(fx.std, p, recordingHandler(i, names, &fx.recs[0], false))
 	got := tryRegister(fx.rt, p, recordingHandler(i, names, &fx.recs[1], true))
 	gotNoPV := tryRegister(fx.noPV, p, recordingHandler(i, names, &fx.recs[2], true))
+	gotPre := tryRegister(fx.pre, p, recordingHandler(i, names, &fx.recs[3], true))
 	switch {
 	case (got == nil) != (want == nil):
 		return fmt.Sprintf("pattern %d %q: cairn panic: %v; ServeMux panic: %v", i, p, got, want)
 	case (gotNoPV == nil) != (want == nil):
 		return fmt.Sprintf("pattern %d %q: cairn with PopulatePathValues(false) panic: %v; ServeMux panic: %v", i, p, gotNoPV, want)
+	case (gotPre == nil) != (want == nil):
+		return fmt.Sprintf("pattern %d %q: cairn with middleware before routing panic: %v; ServeMux panic: %v", i, p, gotPre, want)
 	case got != nil:
 		if err, ok := got.(error); !ok || !strings.HasPrefix(err.Error(), "cairn:") {
 			return fmt.Sprintf("pattern %d %q: cairn panic value %T %v is not an error starting with %q", i, p, got, got, "cairn:")
@@ -506,6 +518,7 @@ func (fx *muxFixture) diff(spec reqSpec) string {
 	want := serveOutcome(fx.std, &fx.recs[0], spec)
 	got := serveOutcome(fx.rt, &fx.recs[1], spec)
 	gotNoPV := serveOutcome(fx.noPV, &fx.recs[2], spec)
+	gotPre := serveOutcome(fx.pre, &fx.recs[3], spec)
 	gotAlone := got // before anything of ServeMux's is copied into it
 	// Without populated path values, r.Pattern and r.PathValue are not
 	// promised, but cairn.Param still is.
@@ -537,6 +550,10 @@ func (fx *muxFixture) diff(spec reqSpec) string {
 	}
 	if gotNoPV != want {
 		fmt.Fprintf(&b, "\n\tcairn with PopulatePathValues(false): %+v\n\tServeMux: %+v", gotNoPV, want)
+	}
+	if gotPre != gotAlone {
+		// Middleware before routing changes nothing of the outcome.
+		fmt.Fprintf(&b, "\n\tcairn with middleware before routing: %+v\n\tcairn:                                %+v", gotPre, gotAlone)
 	}
 	if spec.Target != "*" {
 		// Handler names the pattern ServeMux.Handler names, and its handler
