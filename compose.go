@@ -116,7 +116,7 @@ func (h *levelHop) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	if h.pre {
-		h.r.route(t, w, req)
+		h.r.routeAfterMiddleware(t, w, req)
 		return
 	}
 	if rt := t.servedRoute(req); rt != nil {

@@ -30,20 +30,18 @@ import (
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := r.current()
 	if pre := t.cfg.pre; len(pre) > 0 {
+		// The last hop of the middleware before routing calls
+		// routeAfterMiddleware.
 		pre[0].entry.ServeHTTP(w, req)
 		return
 	}
-	r.route(t, w, req)
-}
-
-// route routes req with t and serves it.
-func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
+	// Optimization: routing is written out here rather than called, and
+	// the common cases (a static route, a route that serves the request
+	// as it is) are served without a verdict. routeAfterMiddleware is the
+	// general version, which decides every request with a verdict; the
+	// differential test checks that the two answer alike.
 	if req.RequestURI == "*" {
-		// As net/http.ServeMux answers it.
-		if req.ProtoAtLeast(1, 1) {
-			w.Header().Set("Connection", "close")
-		}
-		w.WriteHeader(http.StatusBadRequest)
+		answerAsterisk(w, req)
 		return
 	}
 	// miss is set when the static index is known to hold no route for
@@ -106,6 +104,30 @@ func (r *Router) route(t *table, w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	r.decideAndServe(t, w, req, rt, &q)
+}
+
+// routeAfterMiddleware routes req with t and serves it, as ServeHTTP does,
+// for the last hop of the middleware before routing.
+func (r *Router) routeAfterMiddleware(t *table, w http.ResponseWriter, req *http.Request) {
+	if req.RequestURI == "*" {
+		answerAsterisk(w, req)
+		return
+	}
+	var q query
+	v := t.decide(req, &q)
+	if q.varies {
+		t.cfg.versioning.addVary(w.Header())
+	}
+	r.serveVerdict(t, w, req, &v, &q)
+}
+
+// answerAsterisk answers a request for "*" (OPTIONS * or another method)
+// as net/http.ServeMux does.
+func answerAsterisk(w http.ResponseWriter, req *http.Request) {
+	if req.ProtoAtLeast(1, 1) {
+		w.Header().Set("Connection", "close")
+	}
+	w.WriteHeader(http.StatusBadRequest)
 }
 
 // decideAndServe decides what to do with req, for which lookup found rt,
