@@ -88,10 +88,10 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			// Optimization: the common case, a route that serves the
 			// request as it is, is decided and served here, without a
 			// verdict.
-			if q.varies {
-				t.cfg.versioning.addVary(w.Header())
-			}
 			if rt.mount == nil && len(t.cfg.post) == 0 {
+				if q.varies {
+					t.cfg.versioning.addVary(w.Header())
+				}
 				req.Pattern = rt.pat.str
 				if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
 					setPathValues(req, rt.pat, q.path, q.escaped)
@@ -115,9 +115,6 @@ func (r *Router) routeAfterMiddleware(t *table, w http.ResponseWriter, req *http
 	}
 	var q query
 	v := t.decide(req, &q)
-	if q.varies {
-		t.cfg.versioning.addVary(w.Header())
-	}
 	r.serveVerdict(t, w, req, &v, &q)
 }
 
@@ -140,16 +137,18 @@ func (r *Router) decideAndServe(t *table, w http.ResponseWriter, req *http.Reque
 	} else {
 		v = t.decideSlow(req, rt, q)
 	}
-	if q.varies {
-		t.cfg.versioning.addVary(w.Header())
-	}
 	r.serveVerdict(t, w, req, &v, q)
 }
 
 // serveVerdict marks req with what the router decided for it, v, which q
 // describes, and serves it: through the middleware after routing, then
-// through the groups' middleware, and then the route or the answer.
+// through the groups' middleware, and then the route or the answer. If
+// q.varies is set, a version was considered, and the response's Vary
+// header gets the header that chooses versions.
 func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request, v *verdict, q *query) {
+	if q.varies {
+		t.cfg.versioning.addVary(w.Header())
+	}
 	orig := req
 	if v.serveAs != "" {
 		// SlashServe: a copy of the request with the other form's path.
@@ -304,9 +303,7 @@ func serveRoute(rt *route, w http.ResponseWriter, req *http.Request, vary bool) 
 	t := rt.r.current()
 	var q query
 	t.fillQuery(req, &q)
-	if vary {
-		t.cfg.versioning.addVary(w.Header())
-	}
+	q.varies = vary
 	v := verdict{kind: verdictServe, rt: rt}
 	rt.r.serveVerdict(t, w, req, &v, &q)
 }
@@ -325,9 +322,7 @@ func (e *verdictEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	t := e.r.current()
 	var q query
 	t.fillQuery(req, &q)
-	if e.vary {
-		t.cfg.versioning.addVary(w.Header())
-	}
+	q.varies = e.vary
 	v := e.v
 	e.r.serveVerdict(t, w, req, &v, &q)
 }
