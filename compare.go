@@ -122,7 +122,8 @@ func compareMethods(m1, m2 string) relationship {
 
 // comparePaths relates the paths of p1 and p2.
 func (p1 *pattern) comparePaths(p2 *pattern) relationship {
-	s1, s2 := p1.segments, p2.segments
+	var b1, b2 [8]segment
+	s1, s2 := p1.segmentsIn(b1[:0]), p2.segmentsIn(b2[:0])
 	multi1, multi2 := p1.endsInMulti(), p2.endsInMulti()
 	if len(s1) != len(s2) && !multi1 && !multi2 {
 		return disjoint
@@ -244,8 +245,9 @@ func (e *ConflictError) addVersions(v, existing string) {
 // differInConstraints reports whether p1 and p2 have wildcards with
 // different constraints at the same position.
 func differInConstraints(p1, p2 *pattern) bool {
-	for i := 0; i < len(p1.segments) && i < len(p2.segments); i++ {
-		if compareSegments(p1.segments[i], p2.segments[i]) == ordered {
+	s1, s2 := p1.segments(), p2.segments()
+	for i := 0; i < len(s1) && i < len(s2); i++ {
+		if compareSegments(s1[i], s2[i]) == ordered {
 			return true
 		}
 	}
@@ -256,7 +258,7 @@ func differInConstraints(p1, p2 *pattern) bool {
 // one, and returns "" if it cannot find a value for a constrained wildcard.
 func commonPath(p1, p2 *pattern) string {
 	var b strings.Builder
-	s1, s2 := p1.segments, p2.segments
+	s1, s2 := p1.segments(), p2.segments()
 	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
 		a, c := s1[0], s2[0]
 		switch {
@@ -284,7 +286,7 @@ func commonPath(p1, p2 *pattern) string {
 // finds none. It is used only to explain overlapping paths.
 func differencePath(p1, p2 *pattern) string {
 	var b strings.Builder
-	s1, s2 := p1.segments, p2.segments
+	s1, s2 := p1.segments(), p2.segments()
 	for ; len(s1) > 0 && len(s2) > 0; s1, s2 = s1[1:], s2[1:] {
 		a, c := s1[0], s2[0]
 		switch {

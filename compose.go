@@ -269,7 +269,8 @@ func (r *Router) parsePrefix(host, path, prefix string) *pattern {
 	if err != nil {
 		panic(fmt.Errorf("cairn: prefix %q: %w", prefix, err))
 	}
-	for _, s := range p.segments[:len(p.segments)-1] {
+	segs := p.segments()
+	for _, s := range segs[:len(segs)-1] {
 		if s.kind() != segWild && (s.kind() != segLiteral || s.s == "/") {
 			panic(fmt.Errorf("cairn: prefix %q: a prefix cannot end the path with {$} or {name...}", prefix))
 		}
@@ -418,7 +419,8 @@ func (r *Router) checkClaims(n *groupNode) ([]*groupNode, error) {
 		if n.prefix == nil || n.claimed {
 			continue
 		}
-		segs := n.prefix.segments[:len(n.prefix.segments)-1]
+		segs := n.prefix.segments()
+		segs = segs[:len(segs)-1]
 		if other := r.tab.root(n.prefix.host()).find(segs); other != nil && other.claim() != nil && other.claim() != n {
 			if slices.Equal(other.claim().hops, n.hops) {
 				// The same middleware, as for two groups "/v1" made from
@@ -441,5 +443,6 @@ func claimLabel(n *groupNode) string {
 // addClaim puts the claim of n into r's trees and c's table; r.mu is held.
 func (r *Router) addClaim(c *change, n *groupNode) {
 	n.claimed = true
-	c.addClaim(n.prefix.host(), n.prefix.segments[:len(n.prefix.segments)-1], n)
+	segs := n.prefix.segments()
+	c.addClaim(n.prefix.host(), segs[:len(segs)-1], n)
 }

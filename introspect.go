@@ -81,10 +81,6 @@ func (r *Router) Routes() []RouteInfo {
 	return infos
 }
 
-// path returns the path of p as written in its pattern: what follows its
-// first '/', since neither a method nor a host may contain one.
-func (p *pattern) path() string { return p.str[strings.IndexByte(p.str, '/'):] }
-
 // WriteTree writes the routing tree of r to w, one node a line, indented
 // under its parent in the order lookups try them: literals, constrained
 // wildcards, the wildcard, the multi wildcard. After each node come the

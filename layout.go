@@ -53,8 +53,8 @@ func newLayoutVar(name string, seg int) layoutVar {
 
 // init makes l the layout of p, registered for version.
 func (l *layout) init(p *pattern, version string) {
-	*l = layout{nsegs: int32(len(p.segments)), tail: p.endsInMulti(), version: version}
-	for i, s := range p.segments {
+	*l = layout{nsegs: int32(p.numSegments()), tail: p.endsInMulti(), version: version}
+	for i, s := range p.segments() {
 		if s.named() {
 			l.vars = append(l.vars, newLayoutVar(s.s, i))
 			l.multi = s.kind() == segMulti
@@ -122,7 +122,7 @@ func (r *Router) layoutOf(p *pattern, version string) *layout {
 		// Optimization: a pattern without named wildcards, registered
 		// without a version, shares its layout with every other of its
 		// number of segments and kind of end, across routers.
-		return sharedLayout(int32(len(p.segments)), p.endsInMulti())
+		return sharedLayout(int32(p.numSegments()), p.endsInMulti())
 	}
 	h := layoutHash(p, version)
 	if shared := r.layouts[h]; shared != nil && shared.fits(p, version) {
@@ -148,13 +148,13 @@ func layoutHash(p *pattern, version string) uint64 {
 	var h maphash.Hash
 	h.SetSeed(layoutSeed)
 	var b [9]byte
-	binary.LittleEndian.PutUint32(b[:], uint32(len(p.segments)))
+	binary.LittleEndian.PutUint32(b[:], uint32(p.numSegments()))
 	if p.endsInMulti() {
 		b[4] = 1
 	}
 	h.Write(b[:5])
 	h.WriteString(version)
-	for i, s := range p.segments {
+	for i, s := range p.segments() {
 		if s.named() {
 			binary.LittleEndian.PutUint32(b[:], uint32(i))
 			binary.LittleEndian.PutUint32(b[4:], uint32(len(s.s)))
@@ -169,12 +169,12 @@ func layoutHash(p *pattern, version string) uint64 {
 // fits reports whether l is the layout of p, registered for version: the
 // layout that init would make.
 func (l *layout) fits(p *pattern, version string) bool {
-	if l.stripped || int(l.nsegs) != len(p.segments) || l.tail != p.endsInMulti() || l.version != version {
+	if l.stripped || int(l.nsegs) != p.numSegments() || l.tail != p.endsInMulti() || l.version != version {
 		return false
 	}
 	n := 0
 	multi := false
-	for i, s := range p.segments {
+	for i, s := range p.segments() {
 		if s.named() {
 			if n == len(l.vars) || l.vars[n].name != s.s || l.vars[n].seg != i {
 				return false

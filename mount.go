@@ -91,7 +91,7 @@ func (g *Group) mount(prefix string, h http.Handler, loc location) {
 		}
 		pat := g.r.parsePrefix(host, g.path+path, prefix)
 		var names []string
-		for _, s := range pat.segments {
+		for _, s := range pat.segments() {
 			if s.kind() == segWild {
 				names = append(names, s.s)
 			}
@@ -141,7 +141,7 @@ func (m *mounted) attach(r *Router, rt *route) {
 	p := rt.pat
 	m.r, m.route = r, rt
 	// The pattern is the prefix followed by a multi wildcard.
-	m.nsegs = len(p.segments) - 1
+	m.nsegs = p.numSegments() - 1
 	m.prefix = rt.serveID.l
 	// The values of the stripped pattern are path values: its layout
 	// lists the wildcards of the prefix, which the multi does not add to.

@@ -285,32 +285,35 @@ func plausibleName(name string) bool {
 	return true
 }
 
-// setPathValues stores the wildcards of pat, which matched path p, in r for
-// [http.Request.PathValue]. It walks the path once.
+// setPathValues stores the wildcards of the pattern whose layout is l,
+// which matched path p, in r for [http.Request.PathValue]. It walks the
+// path once, up to the last wildcard.
 //
 // Allocation: what [http.Request.SetPathValue] costs, a map for the first
 // value and its growth; nothing for a pattern without named wildcards.
-func setPathValues(r *http.Request, pat *pattern, p string, escaped bool) {
+func setPathValues(r *http.Request, l *layout, p string, escaped bool) {
 	if p == "" {
 		return
 	}
-	rest := p[1:]
-	for _, s := range pat.segments {
+	// Invariant: rest is the path from segment k on, without its '/'.
+	rest, k := p[1:], 0
+	for i, v := range l.vars {
+		for ; k < v.seg; k++ {
+			j := strings.IndexByte(rest, '/')
+			if j < 0 {
+				return
+			}
+			rest = rest[j+1:]
+		}
+		if l.multi && i == len(l.vars)-1 {
+			r.SetPathValue(v.name, segmentValue(rest, escaped))
+			return
+		}
 		j := strings.IndexByte(rest, '/')
 		if j < 0 {
 			j = len(rest)
 		}
-		switch {
-		case s.kind() == segWild:
-			r.SetPathValue(s.s, segmentValue(rest[:j], escaped))
-		case s.kind() == segMulti && s.s != "":
-			r.SetPathValue(s.s, segmentValue(rest, escaped))
-			return
-		}
-		if j == len(rest) {
-			return
-		}
-		rest = rest[j+1:]
+		r.SetPathValue(v.name, segmentValue(rest[:j], escaped))
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -114,14 +115,22 @@ func (s segment) label() string {
 
 // A pattern is a parsed pattern string.
 type pattern struct {
-	str      string // the pattern as registered, as it appears in r.Pattern
-	segments []segment
-	loc      location // where the pattern was registered, for conflict messages
+	str string // the pattern as registered, as it appears in r.Pattern
+	// parsed holds the segments of the path, unless the pattern is
+	// compact; read them with segments or all.
+	parsed []segment
+	loc    location // where the pattern was registered, for conflict messages
 
 	// Optimization: the method and the host are parts of str, kept as
 	// their bounds, so that a pattern is 64 bytes instead of 80: the
 	// method is str[:methodEnd], the host str[hostStart:hostEnd].
 	methodEnd, hostStart, hostEnd uint32
+
+	// compact is set on a pattern whose segments are the path of str split
+	// at its slashes, read as they are written (see splitPath): no
+	// escapes, no {$}, no constraints. Such a pattern keeps no parsed
+	// segments; see settle.
+	compact bool
 }
 
 // newPattern returns a new, empty pattern with room for n segments.
@@ -137,31 +146,160 @@ func newPattern(n int) *pattern {
 			p pattern
 			s [1]segment
 		})
-		b.p.segments = b.s[:0]
+		b.p.parsed = b.s[:0]
 		return &b.p
 	case n == 2:
 		b := new(struct {
 			p pattern
 			s [2]segment
 		})
-		b.p.segments = b.s[:0]
+		b.p.parsed = b.s[:0]
 		return &b.p
 	case n == 3:
 		b := new(struct {
 			p pattern
 			s [3]segment
 		})
-		b.p.segments = b.s[:0]
+		b.p.parsed = b.s[:0]
 		return &b.p
 	case n == 4:
 		b := new(struct {
 			p pattern
 			s [4]segment
 		})
-		b.p.segments = b.s[:0]
+		b.p.parsed = b.s[:0]
 		return &b.p
 	}
-	return &pattern{segments: make([]segment, 0, n)}
+	return &pattern{parsed: make([]segment, 0, n)}
+}
+
+// segments returns the segments of p's path. Those of a compact pattern
+// are read again from its string, into a new slice.
+func (p *pattern) segments() []segment {
+	if !p.compact {
+		return p.parsed
+	}
+	return splitPath(make([]segment, 0, p.numSegments()), p.path())
+}
+
+// segmentsIn returns the segments of p's path, those of a compact pattern
+// appended to buf, so that a caller may read them into an array of its
+// own.
+func (p *pattern) segmentsIn(buf []segment) []segment {
+	if !p.compact {
+		return p.parsed
+	}
+	return splitPath(buf, p.path())
+}
+
+// all yields the segments of p's path, in order.
+//
+// Allocation: none.
+func (p *pattern) all(yield func(segment) bool) {
+	if !p.compact {
+		for _, s := range p.parsed {
+			if !yield(s) {
+				return
+			}
+		}
+		return
+	}
+	var buf [1]segment
+	for rest := p.path(); rest != ""; {
+		i := 1 + strings.IndexByte(rest[1:], '/')
+		if i == 0 {
+			i = len(rest)
+		}
+		if !yield(splitPath(buf[:0], rest[:i])[0]) {
+			return
+		}
+		rest = rest[i:]
+	}
+}
+
+// segment returns the segment of p's path at index i, which is less than
+// p.numSegments().
+//
+// Allocation: none.
+func (p *pattern) segment(i int) segment {
+	if !p.compact {
+		return p.parsed[i]
+	}
+	path := p.path()
+	for ; i > 0; i-- {
+		path = path[1+strings.IndexByte(path[1:], '/'):]
+	}
+	end := 1 + strings.IndexByte(path[1:], '/')
+	if end == 0 {
+		end = len(path)
+	}
+	var buf [1]segment
+	return splitPath(buf[:0], path[:end])[0]
+}
+
+// numSegments returns the number of segments of p's path.
+func (p *pattern) numSegments() int {
+	if !p.compact {
+		return len(p.parsed)
+	}
+	// Each segment starts with a '/'.
+	return strings.Count(p.path(), "/")
+}
+
+// path returns the path of p as written in its pattern: what follows its
+// host, from its first '/', since neither a method nor a host may contain
+// one.
+func (p *pattern) path() string { return p.str[p.hostEnd:] }
+
+// splitPath appends to dst the segments of the pattern path p, read as
+// they are written: each segment starts with a '/'; "{name}" is a
+// wildcard, "{name...}" a multi, a final "/" the unnamed multi of a
+// subtree, and anything else a literal. These are the segments that
+// parsePattern gives a path without escapes, {$} or constraints, for
+// which it is a shorter parse that never fails (see settle).
+func splitPath(dst []segment, p string) []segment {
+	for len(p) > 0 {
+		// Invariant: p[0] == '/'.
+		p = p[1:]
+		if p == "" {
+			return append(dst, multiSegment(""))
+		}
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			i = len(p)
+		}
+		seg := p[:i]
+		p = p[i:]
+		switch {
+		case len(seg) < 2 || seg[0] != '{' || seg[len(seg)-1] != '}':
+			dst = append(dst, literalSegment(seg))
+		case strings.HasSuffix(seg, "...}"):
+			dst = append(dst, multiSegment(seg[1:len(seg)-4]))
+		default:
+			dst = append(dst, wildSegment(seg[1:len(seg)-1], nil))
+		}
+	}
+	return dst
+}
+
+// settle makes p, which parsePatternInto parsed into a buffer, compact if
+// its segments are its path as written, and otherwise gives it a copy of
+// its segments of its own.
+//
+// Optimization: the segments of a pattern are read when registering
+// another that may conflict with it, when building a path from it and
+// when storing path values, but not when routing. A route's pattern
+// without escapes, {$} or constraints, most of them, reads them again
+// from its string instead of keeping them: 24 bytes a segment, or 48 for
+// "GET /api/users/{id}", whose pattern is one allocation of 64 bytes
+// instead of 144 (see newPattern).
+func (p *pattern) settle() {
+	var buf [8]segment
+	if slices.Equal(splitPath(buf[:0], p.path()), p.parsed) {
+		p.parsed, p.compact = nil, true
+		return
+	}
+	p.parsed = slices.Clone(p.parsed)
 }
 
 // method returns the method of p; "" matches every method.
@@ -174,7 +312,12 @@ func (p *pattern) host() string { return p.str[p.hostStart:p.hostEnd] }
 func (p *pattern) String() string { return p.str }
 
 // lastSegment returns the final segment of p's path.
-func (p *pattern) lastSegment() segment { return p.segments[len(p.segments)-1] }
+func (p *pattern) lastSegment() segment {
+	if !p.compact {
+		return p.parsed[len(p.parsed)-1]
+	}
+	return p.segment(p.numSegments() - 1)
+}
 
 // endsInMulti reports whether p's path ends in a multi wildcard, named or
 // not (a trailing slash).
@@ -190,8 +333,10 @@ func (s segment) named() bool { return s.kind() != segLiteral && s.s != "" }
 // the path is the end of p.str, so that the index of static paths shares
 // the pattern's bytes.
 func (p *pattern) staticPath() string {
+	var buf [8]segment
+	segs := p.segmentsIn(buf[:0])
 	n := 0
-	for _, s := range p.segments {
+	for _, s := range segs {
 		switch {
 		case s.kind() != segLiteral:
 			return ""
@@ -204,12 +349,12 @@ func (p *pattern) staticPath() string {
 		}
 	}
 	// The method and the host hold no '/'.
-	if raw := p.str[strings.IndexByte(p.str, '/'):]; len(raw) == n && !strings.ContainsAny(raw, "%{") {
+	if raw := p.path(); len(raw) == n && !strings.ContainsAny(raw, "%{") {
 		return raw
 	}
 	var b strings.Builder
 	b.Grow(n)
-	for _, s := range p.segments {
+	for _, s := range segs {
 		if s.s != "/" {
 			b.WriteByte('/')
 		}
@@ -220,8 +365,9 @@ func (p *pattern) staticPath() string {
 
 // wildcards reports the number of named wildcards in p.
 func (p *pattern) wildcards() int {
+	var buf [8]segment
 	n := 0
-	for _, s := range p.segments {
+	for _, s := range p.segmentsIn(buf[:0]) {
 		if s.named() {
 			n++
 		}
@@ -255,7 +401,14 @@ type constraintLookup func(expr string) (*constraint, error)
 // The rules are those of net/http.ServeMux, with one addition: a wildcard may
 // be written {name:constraint}, where constraint is a defined constraint name
 // or a regular expression that may contain balanced braces but no '/'.
-func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
+func parsePattern(s string, lookup constraintLookup) (*pattern, error) {
+	return parsePatternInto(nil, s, lookup)
+}
+
+// parsePatternInto is parsePattern, with the segments appended to buf
+// unless it is nil: the pattern is then one allocation without them, and
+// its segments are buf's until settle gives it its own.
+func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *pattern, err error) {
 	if s == "" {
 		return nil, &PatternError{Pattern: s, Err: errors.New("empty pattern")}
 	}
@@ -282,7 +435,12 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		return fail("host/path missing /")
 	}
 	// Each segment starts with a '/', and no constraint may contain one.
-	p := newPattern(strings.Count(rest[i:], "/"))
+	var p *pattern
+	if buf != nil {
+		p = &pattern{parsed: buf[:0]}
+	} else {
+		p = newPattern(strings.Count(rest[i:], "/"))
+	}
 	p.str, p.methodEnd = s, uint32(len(method))
 	host := rest[:i]
 	p.hostStart = uint32(len(s) - len(rest))
@@ -309,7 +467,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		rest = rest[1:]
 		off = len(s) - len(rest)
 		if rest == "" {
-			p.segments = append(p.segments, multiSegment(""))
+			p.parsed = append(p.parsed, multiSegment(""))
 			break
 		}
 		i := strings.IndexByte(rest, '/')
@@ -319,7 +477,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		var seg string
 		seg, rest = rest[:i], rest[i:]
 		if j := strings.IndexByte(seg, '{'); j < 0 {
-			p.segments = append(p.segments, literalSegment(pathUnescape(seg)))
+			p.parsed = append(p.parsed, literalSegment(pathUnescape(seg)))
 			continue
 		} else if j != 0 {
 			off += j
@@ -341,7 +499,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 			if rest != "" {
 				return fail("{$} not at end")
 			}
-			p.segments = append(p.segments, literalSegment("/"))
+			p.parsed = append(p.parsed, literalSegment("/"))
 			break
 		}
 		name, expr, constrained := strings.Cut(body, ":")
@@ -360,7 +518,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 		}
 		if named++; named == maxNamesScanned {
 			seen = map[string]bool{}
-			for _, sg := range p.segments {
+			for _, sg := range p.parsed {
 				if sg.named() {
 					seen[sg.s] = true
 				}
@@ -387,7 +545,7 @@ func parsePattern(s string, lookup constraintLookup) (_ *pattern, err error) {
 			}
 			sg = wildSegment(name, c)
 		}
-		p.segments = append(p.segments, sg)
+		p.parsed = append(p.parsed, sg)
 	}
 	return p, nil
 }
@@ -403,7 +561,7 @@ func (p *pattern) hasName(name string, seen map[string]bool) bool {
 	if seen != nil {
 		return seen[name]
 	}
-	for _, sg := range p.segments {
+	for _, sg := range p.parsed {
 		if sg.named() && sg.s == name {
 			return true
 		}

@@ -4,7 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -55,8 +60,8 @@ func TestParsePattern(t *testing.T) {
 			t.Errorf("%q: %v", tt.in, err)
 			continue
 		}
-		if p.method() != tt.method || p.host() != tt.host || describeSegments(p.segments) != tt.segs {
-			t.Errorf("%q: got method %q host %q segments %s, want %q %q %s", tt.in, p.method(), p.host(), describeSegments(p.segments), tt.method, tt.host, tt.segs)
+		if p.method() != tt.method || p.host() != tt.host || describeSegments(p.segments()) != tt.segs {
+			t.Errorf("%q: got method %q host %q segments %s, want %q %q %s", tt.in, p.method(), p.host(), describeSegments(p.segments()), tt.method, tt.host, tt.segs)
 		}
 	}
 }
@@ -280,12 +285,12 @@ func FuzzParsePattern(f *testing.F) {
 			}
 			return
 		}
-		if len(p.segments) == 0 {
+		if len(p.segments()) == 0 {
 			t.Fatalf("%q: parsed with no segments", s)
 		}
-		for i, seg := range p.segments {
-			if seg.kind() == segMulti && i != len(p.segments)-1 {
-				t.Fatalf("%q: multi wildcard at %d of %d", s, i, len(p.segments))
+		for i, seg := range p.segments() {
+			if seg.kind() == segMulti && i != len(p.segments())-1 {
+				t.Fatalf("%q: multi wildcard at %d of %d", s, i, len(p.segments()))
 			}
 		}
 	})
@@ -352,4 +357,132 @@ func FuzzStripHostPort(f *testing.F) {
 			t.Fatalf("stripHostPort(%q) = %q, want %q", h, got, want)
 		}
 	})
+}
+
+// TestSettle checks that a settled pattern reads the segments it was
+// parsed with, whether it kept them or reads them again from its string,
+// and that exactly the patterns without escapes, {$} and constraints are
+// made compact.
+func TestSettle(t *testing.T) {
+	patterns := []struct {
+		s       string
+		compact bool
+	}{
+		{"/", true},
+		{"/a", true},
+		{"/a/", true},
+		{"GET /a/{x}", true},
+		{"GET example.com/a/{x}/b/{rest...}", true},
+		{"  GET /users/{id}/", true},
+		{"/files/{path...}", true},
+		{"/a}/b{c}", false}, // a '{' not at the start of a segment is an error
+		{"/a}/b", true},
+		{"/{$}", false},
+		{"/a/{$}", false},
+		{"/a%2Fb/{x}", false},
+		{"/%41", false},
+		{"/{id:int}", false},
+		{"/{code:[A-Z]{3}}/x", false},
+		{"/a/b/c/d/e/f/g/h/i/{j}", true}, // more segments than settle's buffer
+	}
+	for _, name := range []string{"github", "gplus", "parse", "static"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(data)) {
+			method, path, ok := strings.Cut(strings.TrimSpace(line), " ")
+			if !ok || strings.HasPrefix(method, "#") {
+				continue
+			}
+			segs := strings.Split(path, "/")
+			for i, seg := range segs {
+				switch {
+				case strings.HasPrefix(seg, ":"):
+					segs[i] = "{" + seg[1:] + "}"
+				case strings.HasPrefix(seg, "*"):
+					segs[i] = "{" + seg[1:] + "...}"
+				}
+			}
+			patterns = append(patterns, struct {
+				s       string
+				compact bool
+			}{method + " " + strings.Join(segs, "/"), true})
+		}
+	}
+	for _, tt := range patterns {
+		p, err := parsePatternInto(make([]segment, 0, 8), tt.s, builtinLookup)
+		if err != nil {
+			if tt.compact {
+				t.Errorf("%q: %v", tt.s, err)
+			}
+			continue
+		}
+		want := slices.Clone(p.parsed)
+		wantStatic, wantWildcards := p.staticPath(), p.wildcards()
+		p.settle()
+		if p.compact != tt.compact {
+			t.Errorf("%q: compact = %v, want %v", tt.s, p.compact, tt.compact)
+		}
+		if p.compact != (p.parsed == nil) {
+			t.Errorf("%q: compact = %v with %d segments kept", tt.s, p.compact, len(p.parsed))
+		}
+		if got := p.segments(); !slices.Equal(got, want) {
+			t.Errorf("%q: segments %s, want %s", tt.s, describeSegments(got), describeSegments(want))
+		}
+		if got := slices.Collect(p.all); !slices.Equal(got, want) {
+			t.Errorf("%q: all yields %s, want %s", tt.s, describeSegments(got), describeSegments(want))
+		}
+		if got := p.segmentsIn(nil); !slices.Equal(got, want) {
+			t.Errorf("%q: segmentsIn %s, want %s", tt.s, describeSegments(got), describeSegments(want))
+		}
+		if p.numSegments() != len(want) {
+			t.Errorf("%q: numSegments = %d, want %d", tt.s, p.numSegments(), len(want))
+		}
+		for i, s := range want {
+			if got := p.segment(i); got != s {
+				t.Errorf("%q: segment(%d) = %s, want %s", tt.s, i, describeSegments([]segment{got}), describeSegments([]segment{s}))
+			}
+		}
+		if p.lastSegment() != want[len(want)-1] {
+			t.Errorf("%q: lastSegment = %s", tt.s, describeSegments([]segment{p.lastSegment()}))
+		}
+		if p.staticPath() != wantStatic || p.wildcards() != wantWildcards {
+			t.Errorf("%q: staticPath %q and wildcards %d, want %q and %d", tt.s, p.staticPath(), p.wildcards(), wantStatic, wantWildcards)
+		}
+	}
+}
+
+// TestRoutesSettled checks that a registered route keeps its pattern's
+// segments only if it cannot read them again from its string, and that the
+// buffer they were parsed into is not shared with any route.
+func TestRoutesSettled(t *testing.T) {
+	r := New()
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	r.Handle("GET /a/{x}", h)
+	r.Handle("GET /b/{y:int}", h)
+	r.Handle("GET /c/{$}", h)
+	r.Handle("GET /d/{rest...}", h)
+	want := map[string]bool{"GET /a/{x}": true, "GET /b/{y:int}": false, "GET /c/{$}": false, "GET /d/{rest...}": true}
+	for _, rt := range r.routes {
+		if rt.pat.compact != want[rt.pat.str] {
+			t.Errorf("%q: compact = %v", rt.pat.str, rt.pat.compact)
+		}
+		if rt.pat.parsed != nil && unsafe.SliceData(rt.pat.parsed) == unsafe.SliceData(r.segs[:cap(r.segs)]) {
+			t.Errorf("%q: keeps the parse buffer", rt.pat.str)
+		}
+	}
+	// The constrained route reads its constraint still.
+	req := httptest.NewRequest("GET", "/b/12", nil)
+	w := httptest.NewRecorder()
+	r.ServeHTTP(w, req)
+	if req.Pattern != "GET /b/{y:int}" || Param(req, "y") != "12" {
+		t.Errorf("GET /b/12: pattern %q, y = %q", req.Pattern, Param(req, "y"))
+	}
+	req = httptest.NewRequest("GET", "/b/x", nil)
+	w = httptest.NewRecorder()
+	r.ServeHTTP(w, req)
+	if w.Code != http.StatusNotFound {
+		t.Errorf("GET /b/x: %d, want 404", w.Code)
+	}
 }

@@ -153,7 +153,7 @@ func buildPath(p *pattern, params []string) (string, error) {
 		}
 	}
 	var b strings.Builder
-	for _, s := range p.segments {
+	for s := range p.all {
 		b.WriteByte('/')
 		switch {
 		case s.kind() == segLiteral && s.s == "/": // {$}
@@ -185,7 +185,7 @@ func lookupParam(params []string, name string) (string, bool) {
 
 // hasWildcard reports whether p has a wildcard named name.
 func (p *pattern) hasWildcard(name string) bool {
-	for _, s := range p.segments {
+	for s := range p.all {
 		if s.kind() != segLiteral && s.s == name && name != "" {
 			return true
 		}

@@ -42,6 +42,9 @@ type Router struct {
 	// version, by their hash, for newRouteIdent to share.
 	layouts map[uint64]*layout
 	mounts  []*mounted // mounts of Routers, in registration order
+	// segs is a buffer for check to parse a pattern's segments into; see
+	// there.
+	segs []segment
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
@@ -255,22 +258,34 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 	// The route's own copy of the pattern, the identity it sets as
 	// r.Pattern (see ident.go). It is parsed, so that the pattern's parts
 	// share its bytes instead of keeping s.
-	p, err := parsePattern(cloneString(s), r.constraints.lookup)
+	//
+	// The segments go to r.segs, which the pattern holds until add settles
+	// it (see pattern.settle) and returns the buffer; if anything
+	// fails in between, the pattern keeps it, and the next parse makes
+	// another.
+	buf := r.segs
+	if buf == nil {
+		buf = make([]segment, 0, 8)
+	}
+	r.segs = nil
+	p, err := parsePatternInto(buf, cloneString(s), r.constraints.lookup)
 	if err != nil {
+		r.segs = buf
 		return nil, err
 	}
 	p.loc = loc
 	var conflict *ConflictError
-	r.tab.root(p.host()).eachOverlapping(p.segments, func(rt *route) {
+	r.tab.root(p.host()).eachOverlapping(p.segments(), func(rt *route) {
 		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, g.version, rt) {
 			conflict = newConflictError(p, rt.pat)
 			conflict.addVersions(g.version, rt.version())
 		}
 	})
 	if conflict != nil {
+		r.segs = p.parsed[:0]
 		return nil, conflict
 	}
-	for _, seg := range p.segments {
+	for _, seg := range p.segments() {
 		if prefix, ok := r.mountNames[seg.s]; ok && seg.named() {
 			return nil, fmt.Errorf("cairn: pattern %q (registered at %s) has a wildcard {%s}, as the prefix %q the router is mounted at has, "+
 				"which would hide the prefix's value", s, loc, seg.s, prefix)
@@ -324,6 +339,9 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 		}
 	}
 	c.addRoute(rt)
+	buf := p.parsed[:0]
+	p.settle()
+	r.segs = buf
 }
 
 // checkMountNames panics if a route of r uses one of names, the wildcards

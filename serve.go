@@ -94,7 +94,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				}
 				req.Pattern = rt.pat.str
 				if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
-					setPathValues(req, rt.pat, q.path, q.escaped)
+					setPathValues(req, rt.serveID.l, q.path, q.escaped)
 				}
 				rt.entry().ServeHTTP(w, req)
 				return
@@ -201,7 +201,7 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 // [http.Request.PathValue], unless rt or r says not to.
 func (r *Router) setPathValues(req *http.Request, rt *route, q *query) {
 	if r.populates(rt) {
-		setPathValues(req, rt.pat, q.path, q.escaped)
+		setPathValues(req, rt.serveID.l, q.path, q.escaped)
 	}
 }
 

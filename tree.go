@@ -108,7 +108,7 @@ func (rt *route) hops() []*groupNode {
 
 // newRoute returns the route for p and h, the one of index idx.
 func newRoute(p *pattern, h http.Handler, idx int) *route {
-	return &route{pat: p, handler: h, index: int32(idx), seq: int32(idx), multi: p.endsInMulti(), nsegs: int32(len(p.segments))}
+	return &route{pat: p, handler: h, index: int32(idx), seq: int32(idx), multi: p.endsInMulti(), nsegs: int32(p.numSegments())}
 }
 
 // A setting is a per-route or per-group choice that may defer to the
@@ -227,15 +227,15 @@ func (n *lookupNode) first() *route {
 func (n *lookupNode) label(depth int) string {
 	var first *route
 	n.each(func(rt *route) {
-		if rt.pat.segments[depth].label() != "" && (first == nil || rt.index < first.index) {
+		if rt.pat.segment(depth).label() != "" && (first == nil || rt.index < first.index) {
 			first = rt
 		}
 	})
 	if first != nil {
-		return first.pat.segments[depth].label()
+		return first.pat.segment(depth).label()
 	}
-	if g := n.firstClaim(); g != nil && depth < len(g.prefix.segments) {
-		return g.prefix.segments[depth].label()
+	if g := n.firstClaim(); g != nil && depth < g.prefix.numSegments() {
+		return g.prefix.segment(depth).label()
 	}
 	return ""
 }

@@ -111,7 +111,7 @@ func (c *change) methods(routes []*route) *methodIndex {
 func (c *change) addRoute(rt *route) {
 	p := rt.pat
 	ht := c.hostTree(p.host())
-	ht.root = c.update(ht, ht.root, p.segments, rt, nil, p.staticPath())
+	ht.root = c.update(ht, ht.root, p.segments(), rt, nil, p.staticPath())
 }
 
 // addClaim adds to the lookup tree of host the claim of g on the node at
