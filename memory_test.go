@@ -18,7 +18,7 @@ func TestStructSizes(t *testing.T) {
 		{"route", unsafe.Sizeof(route{}), 80},
 		{"leaf", unsafe.Sizeof(leaf{}), 64},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 64},
-		{"pattern", unsafe.Sizeof(pattern{}), 64},
+		{"pattern", unsafe.Sizeof(pattern{}), 48},
 		{"segment", unsafe.Sizeof(segment{}), 24},
 		{"ident", unsafe.Sizeof(ident{}), 48},
 		{"layout", unsafe.Sizeof(layout{}), 64},

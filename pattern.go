@@ -116,9 +116,12 @@ func (s segment) label() string {
 // A pattern is a parsed pattern string.
 type pattern struct {
 	str string // the pattern as registered, as it appears in r.Pattern
-	// parsed holds the segments of the path, unless the pattern is
+	// parsed points to the segments of the path, unless the pattern is
 	// compact; read them with segments or all.
-	parsed []segment
+	//
+	// Optimization: a pointer, so that a pattern is 48 bytes instead of
+	// 64; most patterns keep no segments (see settle).
+	parsed *[]segment
 	loc    location // where the pattern was registered, for conflict messages
 
 	// Optimization: the method and the host are parts of str, kept as
@@ -136,48 +139,56 @@ type pattern struct {
 // newPattern returns a new, empty pattern with room for n segments.
 //
 // Optimization: a pattern of up to four segments, as most are, is made
-// with its segments in one allocation. With two or four segments the pair
-// is exactly an allocator size class (112 and 160 bytes), with three it
-// takes what two allocations would (144), with one 8 bytes more (96).
+// with its segments in one allocation. A route's pattern is parsed
+// otherwise, and most keep no segments (see parsePatternInto).
 func newPattern(n int) *pattern {
 	switch {
 	case n <= 1:
 		b := new(struct {
 			p pattern
+			h []segment
 			s [1]segment
 		})
-		b.p.parsed = b.s[:0]
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	case n == 2:
 		b := new(struct {
 			p pattern
+			h []segment
 			s [2]segment
 		})
-		b.p.parsed = b.s[:0]
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	case n == 3:
 		b := new(struct {
 			p pattern
+			h []segment
 			s [3]segment
 		})
-		b.p.parsed = b.s[:0]
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	case n == 4:
 		b := new(struct {
 			p pattern
+			h []segment
 			s [4]segment
 		})
-		b.p.parsed = b.s[:0]
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	}
-	return &pattern{parsed: make([]segment, 0, n)}
+	segs := make([]segment, 0, n)
+	return &pattern{parsed: &segs}
 }
 
 // segments returns the segments of p's path. Those of a compact pattern
 // are read again from its string, into a new slice.
 func (p *pattern) segments() []segment {
 	if !p.compact {
-		return p.parsed
+		return *p.parsed
 	}
 	return splitPath(make([]segment, 0, p.numSegments()), p.path())
 }
@@ -187,7 +198,7 @@ func (p *pattern) segments() []segment {
 // own.
 func (p *pattern) segmentsIn(buf []segment) []segment {
 	if !p.compact {
-		return p.parsed
+		return *p.parsed
 	}
 	return splitPath(buf, p.path())
 }
@@ -197,7 +208,7 @@ func (p *pattern) segmentsIn(buf []segment) []segment {
 // Allocation: none.
 func (p *pattern) all(yield func(segment) bool) {
 	if !p.compact {
-		for _, s := range p.parsed {
+		for _, s := range *p.parsed {
 			if !yield(s) {
 				return
 			}
@@ -223,7 +234,7 @@ func (p *pattern) all(yield func(segment) bool) {
 // Allocation: none.
 func (p *pattern) segment(i int) segment {
 	if !p.compact {
-		return p.parsed[i]
+		return (*p.parsed)[i]
 	}
 	path := p.path()
 	for ; i > 0; i-- {
@@ -240,7 +251,7 @@ func (p *pattern) segment(i int) segment {
 // numSegments returns the number of segments of p's path.
 func (p *pattern) numSegments() int {
 	if !p.compact {
-		return len(p.parsed)
+		return len(*p.parsed)
 	}
 	// Each segment starts with a '/'.
 	return strings.Count(p.path(), "/")
@@ -295,11 +306,12 @@ func splitPath(dst []segment, p string) []segment {
 // instead of 144 (see newPattern).
 func (p *pattern) settle() {
 	var buf [8]segment
-	if slices.Equal(splitPath(buf[:0], p.path()), p.parsed) {
+	if slices.Equal(splitPath(buf[:0], p.path()), *p.parsed) {
 		p.parsed, p.compact = nil, true
 		return
 	}
-	p.parsed = slices.Clone(p.parsed)
+	segs := slices.Clone(*p.parsed)
+	p.parsed = &segs
 }
 
 // method returns the method of p; "" matches every method.
@@ -314,7 +326,7 @@ func (p *pattern) String() string { return p.str }
 // lastSegment returns the final segment of p's path.
 func (p *pattern) lastSegment() segment {
 	if !p.compact {
-		return p.parsed[len(p.parsed)-1]
+		return (*p.parsed)[len(*p.parsed)-1]
 	}
 	return p.segment(p.numSegments() - 1)
 }
@@ -405,10 +417,10 @@ func parsePattern(s string, lookup constraintLookup) (*pattern, error) {
 	return parsePatternInto(nil, s, lookup)
 }
 
-// parsePatternInto is parsePattern, with the segments appended to buf
-// unless it is nil: the pattern is then one allocation without them, and
-// its segments are buf's until settle gives it its own.
-func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *pattern, err error) {
+// parsePatternInto is parsePattern, with the segments in *buf unless buf
+// is nil: the pattern is then one allocation without them, and its
+// segments are buf's until settle gives it its own or none.
+func parsePatternInto(buf *[]segment, s string, lookup constraintLookup) (_ *pattern, err error) {
 	if s == "" {
 		return nil, &PatternError{Pattern: s, Err: errors.New("empty pattern")}
 	}
@@ -437,7 +449,8 @@ func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *patt
 	// Each segment starts with a '/', and no constraint may contain one.
 	var p *pattern
 	if buf != nil {
-		p = &pattern{parsed: buf[:0]}
+		*buf = (*buf)[:0]
+		p = &pattern{parsed: buf}
 	} else {
 		p = newPattern(strings.Count(rest[i:], "/"))
 	}
@@ -467,7 +480,7 @@ func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *patt
 		rest = rest[1:]
 		off = len(s) - len(rest)
 		if rest == "" {
-			p.parsed = append(p.parsed, multiSegment(""))
+			*p.parsed = append(*p.parsed, multiSegment(""))
 			break
 		}
 		i := strings.IndexByte(rest, '/')
@@ -477,7 +490,7 @@ func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *patt
 		var seg string
 		seg, rest = rest[:i], rest[i:]
 		if j := strings.IndexByte(seg, '{'); j < 0 {
-			p.parsed = append(p.parsed, literalSegment(pathUnescape(seg)))
+			*p.parsed = append(*p.parsed, literalSegment(pathUnescape(seg)))
 			continue
 		} else if j != 0 {
 			off += j
@@ -499,7 +512,7 @@ func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *patt
 			if rest != "" {
 				return fail("{$} not at end")
 			}
-			p.parsed = append(p.parsed, literalSegment("/"))
+			*p.parsed = append(*p.parsed, literalSegment("/"))
 			break
 		}
 		name, expr, constrained := strings.Cut(body, ":")
@@ -518,7 +531,7 @@ func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *patt
 		}
 		if named++; named == maxNamesScanned {
 			seen = map[string]bool{}
-			for _, sg := range p.parsed {
+			for _, sg := range *p.parsed {
 				if sg.named() {
 					seen[sg.s] = true
 				}
@@ -545,7 +558,7 @@ func parsePatternInto(buf []segment, s string, lookup constraintLookup) (_ *patt
 			}
 			sg = wildSegment(name, c)
 		}
-		p.parsed = append(p.parsed, sg)
+		*p.parsed = append(*p.parsed, sg)
 	}
 	return p, nil
 }
@@ -561,7 +574,7 @@ func (p *pattern) hasName(name string, seen map[string]bool) bool {
 	if seen != nil {
 		return seen[name]
 	}
-	for _, sg := range p.parsed {
+	for _, sg := range *p.parsed {
 		if sg.named() && sg.s == name {
 			return true
 		}

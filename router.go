@@ -44,7 +44,7 @@ type Router struct {
 	mounts  []*mounted // mounts of Routers, in registration order
 	// segs is a buffer for check to parse a pattern's segments into; see
 	// there.
-	segs []segment
+	segs *[]segment
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
@@ -265,7 +265,7 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 	// another.
 	buf := r.segs
 	if buf == nil {
-		buf = make([]segment, 0, 8)
+		buf = new([]segment)
 	}
 	r.segs = nil
 	p, err := parsePatternInto(buf, cloneString(s), r.constraints.lookup)
@@ -282,7 +282,7 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 		}
 	})
 	if conflict != nil {
-		r.segs = p.parsed[:0]
+		r.segs = buf
 		return nil, conflict
 	}
 	for _, seg := range p.segments() {
@@ -339,7 +339,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 		}
 	}
 	c.addRoute(rt)
-	buf := p.parsed[:0]
+	buf := p.parsed
 	p.settle()
 	r.segs = buf
 }
