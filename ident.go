@@ -252,7 +252,7 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 	if kind == identReject {
 		ids = &r.rejectIDs
 	}
-	sid := rt.serveID
+	sid := rt.serveIdent()
 	if id, ok := ids.Load(sid); ok {
 		return id.(*ident)
 	}

@@ -59,10 +59,10 @@ func (r *Router) Routes() []RouteInfo {
 			Path:       p.path(),
 			Version:    rt.version(),
 			Middleware: mw,
-			Mount:      rt.mount != nil,
+			Mount:      rt.hasMount,
 			Location:   p.loc.String(),
 		})
-		if m := rt.mount; m != nil && m.inner != nil {
+		if m := rt.mount(); m != nil && m.inner != nil {
 			for _, ri := range m.inner.Routes() {
 				ri.Pattern = joinMounted(p, ri.Pattern)
 				ri.Path = strings.TrimSuffix(p.path(), "/") + ri.Path
@@ -151,7 +151,7 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 	}
 	b.WriteByte('\n')
 	for _, rt := range routes {
-		if tree := tw.inner[rt.mount]; tree != "" {
+		if tree := tw.inner[rt.mount()]; tree != "" {
 			for _, line := range strings.SplitAfter(strings.TrimSuffix(tree, "\n"), "\n") {
 				b.WriteString(indent + "  ┆ " + line)
 			}
@@ -194,7 +194,7 @@ func writeRoutes(b *strings.Builder, routes []*route) {
 		if v := rt.version(); v != "" {
 			b.WriteString(" " + v)
 		}
-		if rt.mount != nil {
+		if rt.hasMount {
 			b.WriteString(" mount")
 		}
 		mw := 0

@@ -332,7 +332,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			c := *group[0]
 			more := routeMore{versions: vs}
 			if c.more != nil {
-				more.version, more.name = c.more.version, c.more.name
+				more.version, more.name, more.mount = c.more.version, c.more.name, c.more.mount
 			}
 			c.more = &more
 			rt = &c

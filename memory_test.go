@@ -15,7 +15,7 @@ func TestStructSizes(t *testing.T) {
 		name      string
 		size, max uintptr
 	}{
-		{"route", unsafe.Sizeof(route{}), 80},
+		{"route", unsafe.Sizeof(route{}), 64},
 		{"leaf", unsafe.Sizeof(leaf{}), 64},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 64},
 		{"pattern", unsafe.Sizeof(pattern{}), 48},

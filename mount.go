@@ -136,13 +136,14 @@ type mounted struct {
 	throughIDs sync.Map // *ident to *ident
 }
 
-// attach sets up m for its route rt in r, whose lock is held.
-func (m *mounted) attach(r *Router, rt *route) {
+// attach sets up m for its route rt in r, whose identity is id; r's lock
+// is held.
+func (m *mounted) attach(r *Router, rt *route, id *ident) {
 	p := rt.pat
 	m.r, m.route = r, rt
 	// The pattern is the prefix followed by a multi wildcard.
 	m.nsegs = p.numSegments() - 1
-	m.prefix = rt.serveID.l
+	m.prefix = id.l
 	// The values of the stripped pattern are path values: its layout
 	// lists the wildcards of the prefix, which the multi does not add to.
 	l := &layout{vars: m.prefix.vars, version: rt.version(), stripped: true}
@@ -196,8 +197,8 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 	if rt == nil || rt.multi && !rt.exact(p, false) && slashTarget(t, host, p, &iq) != nil {
 		return nil
 	}
-	id := rt.serveID
-	if im := rt.mount; im != nil && im.inner != nil {
+	id := rt.serveIdent()
+	if im := rt.mount(); im != nil && im.inner != nil {
 		if tid := im.through(req, &iq); tid != nil {
 			id = tid
 		}

@@ -305,9 +305,9 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted) {
 	idx := len(r.routes)
 	rt := newRoute(p, h, idx)
-	rt.pathValues, rt.mount = g.pathValues, m
-	if g.version != "" || g.name != "" {
-		rt.more = &routeMore{version: g.version, name: g.name}
+	rt.pathValues, rt.hasMount = g.pathValues, m != nil
+	if g.version != "" || g.name != "" || m != nil {
+		rt.more = &routeMore{version: g.version, name: g.name, mount: m}
 	}
 	if g.node != nil {
 		rt.group = g.node
@@ -316,10 +316,10 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
-	rt.serveID = r.newRouteIdent(p, rt.version(), idx)
-	ids := []*ident{rt.serveID}
+	id := r.newRouteIdent(p, rt.version(), idx)
+	ids := []*ident{id}
 	if m != nil {
-		m.attach(r, rt)
+		m.attach(r, rt, id)
 		ids = append(ids, m.stripped)
 		if m.inner != nil {
 			r.mounts = append(r.mounts, m)

@@ -54,7 +54,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			miss = true
 		} else {
 			var rt *route
-			if rt, miss = t.noHost.staticRoute(req.Method, u.Path); rt != nil && rt.mount == nil && len(t.cfg.post) == 0 {
+			if rt, miss = t.noHost.staticRoute(req.Method, u.Path); rt != nil && !rt.hasMount && len(t.cfg.post) == 0 {
 				// Optimization: the most common request of all, for a
 				// static route that no host pattern can take over, is
 				// served without a query; see staticRoute. Its pattern
@@ -88,13 +88,13 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			// Optimization: the common case, a route that serves the
 			// request as it is, is decided and served here, without a
 			// verdict.
-			if rt.mount == nil && len(t.cfg.post) == 0 {
+			if !rt.hasMount && len(t.cfg.post) == 0 {
 				if q.varies {
 					t.cfg.versioning.addVary(w.Header())
 				}
 				req.Pattern = rt.pat.str
 				if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
-					setPathValues(req, rt.serveID.l, q.path, q.escaped)
+					setRoutePathValues(req, rt, q.path, q.escaped)
 				}
 				rt.entry().ServeHTTP(w, req)
 				return
@@ -159,8 +159,8 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 	switch v.kind {
 	case verdictServe:
 		rt := v.rt
-		req.Pattern = rt.serveID.str
-		if m := rt.mount; m != nil && m.inner != nil {
+		req.Pattern = rt.pat.str
+		if m := rt.mount(); m != nil && m.inner != nil {
 			if id := m.through(req, q); id != nil {
 				// The full pattern's values, for the outer middleware.
 				req.Pattern = id.str
@@ -201,8 +201,14 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 // [http.Request.PathValue], unless rt or r says not to.
 func (r *Router) setPathValues(req *http.Request, rt *route, q *query) {
 	if r.populates(rt) {
-		setPathValues(req, rt.serveID.l, q.path, q.escaped)
+		setRoutePathValues(req, rt, q.path, q.escaped)
 	}
+}
+
+// setRoutePathValues stores the values of rt's wildcards, which matched
+// path p, in req for [http.Request.PathValue].
+func setRoutePathValues(req *http.Request, rt *route, p string, escaped bool) {
+	setPathValues(req, rt.serveIdent().l, p, escaped)
 }
 
 // populates reports whether rt populates path values.
@@ -243,7 +249,7 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 	switch v.kind {
 	case verdictServe:
 		pattern = v.rt.pat.str
-		if m := v.rt.mount; m != nil && m.inner != nil {
+		if m := v.rt.mount(); m != nil && m.inner != nil {
 			mq := q
 			if v.serveAs != "" {
 				mq.path, mq.escaped = v.serveAs, true
@@ -368,14 +374,16 @@ func (t *table) allowedValue(req *http.Request, q *query) string {
 	if q.path == "" || q.path[0] != '/' {
 		return ""
 	}
-	if rt := t.match(q.host, q.path, false, q); rt != nil && rt.mount != nil && rt.mount.inner != nil {
-		it := rt.mount.inner.current()
-		host := ""
-		if it.anyHost() {
-			host = stripHostPort(req.Host)
+	if rt := t.match(q.host, q.path, false, q); rt != nil {
+		if m := rt.mount(); m != nil && m.inner != nil {
+			it := m.inner.current()
+			host := ""
+			if it.anyHost() {
+				host = stripHostPort(req.Host)
+			}
+			iq := it.newQuery(req, host, afterSegments(q.path, m.nsegs), q.escaped)
+			return it.allowedValue(req, &iq)
 		}
-		iq := it.newQuery(req, host, afterSegments(q.path, rt.mount.nsegs), q.escaped)
-		return it.allowedValue(req, &iq)
 	}
 	return ""
 }
