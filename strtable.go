@@ -7,8 +7,8 @@ package cairn
 // It does what a Go map does for these tables, faster for the one thing a
 // request asks of them, a lookup. The entries sit in a dense array, in the
 // order they were set; an index of slots, at most half full, maps a key's
-// hash to its entry. Each slot holds the top half of its key's hash and
-// the entry's position, in one word, so a lookup of a string that is not
+// hash to its entry. Each slot holds bits of its key's hash and the
+// entry's position, in 32 bits, so a lookup of a string that is not
 // there, the most common one for a request with wildcards, usually ends at
 // its first slot without reading an entry, and a lookup that finds its key
 // reads one slot and one entry, and usually compares strings once.
@@ -23,10 +23,19 @@ import "math/bits"
 // A strTable maps strings to values of type V. The zero value is empty
 // and ready to use; a table read by a lookup is never changed (see
 // stringMap).
+//
+// Optimization: a slot is 32 bits, so that the slots cost 8 to 16 bytes
+// an entry instead of 16 to 32. A table of 1<<k slots keeps an entry's
+// position plus one in the low k bits of its slot, which hold more than
+// the entries it may have (at most half as many as slots), and a tag of
+// the key's hash in the other 32-k, the top bits of the hash's top half
+// (its low bits choose the slot): 14 bits for a table of a hundred
+// thousand keys, enough to tell most other keys apart without reading
+// their entries.
 type strTable[V any] struct {
-	slots []uint64 // slotTag of the key's hash | position+1 of its entry, or 0; len is 0 or a power of two
-	// entries has fewer than 1<<32 elements, the positions a slot can hold.
+	slots   []uint32 // the key's tag | position+1 of its entry, or 0; len is 0 or a power of two
 	entries []strEntry[V]
+	pos     uint32 // 1<<k - 1 for 1<<k slots: the bits of a slot that hold a position
 }
 
 // A strEntry is an entry of a strTable.
@@ -34,9 +43,6 @@ type strEntry[V any] struct {
 	key string
 	val V
 }
-
-// slotTag returns the tag a slot keeps of hash h: its top half.
-func slotTag(h uint64) uint64 { return h &^ (1<<32 - 1) }
 
 // Seeds for strHash: 64-bit constants with well-spread bits.
 const (
@@ -103,7 +109,8 @@ func (t *strTable[V]) get(key string) (V, bool) {
 		return zero, false
 	}
 	h := strHash(key)
-	tag := slotTag(h)
+	pos := t.pos
+	tag := uint32(h>>32) &^ pos
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
@@ -111,14 +118,14 @@ func (t *strTable[V]) get(key string) (V, bool) {
 			var zero V
 			return zero, false
 		}
-		if slotTag(s) != tag {
+		if s&^pos != tag {
 			continue
 		}
 		// Optimization: a key of up to sixteen bytes is compared without
 		// a call, by parts that cover it: from nine bytes its first and
 		// last eight, from four its first and last four, under four its
 		// first, middle and last bytes.
-		e := &t.entries[s&(1<<32-1)-1]
+		e := &t.entries[s&pos-1]
 		if len(e.key) != len(key) {
 			continue
 		}
@@ -150,17 +157,19 @@ func (t *strTable[V]) set(key string, v V) {
 		t.grow()
 	}
 	h := strHash(key)
-	tag := slotTag(h)
+	tag := uint32(h>>32) &^ t.pos
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s == 0 {
 			t.entries = append(t.entries, strEntry[V]{key: key, val: v})
-			t.slots[i] = tag | uint64(len(t.entries))
+			// Invariant: len(t.entries) <= t.pos, as the slots are more
+			// than twice as many.
+			t.slots[i] = tag | uint32(len(t.entries))
 			return
 		}
-		if slotTag(s) == tag {
-			if e := &t.entries[s&(1<<32-1)-1]; e.key == key {
+		if s&^t.pos == tag {
+			if e := &t.entries[s&t.pos-1]; e.key == key {
 				e.val = v
 				return
 			}
@@ -175,13 +184,14 @@ func newStrTable[V any](n int) *strTable[V] {
 	for size < 2*n {
 		size *= 2
 	}
-	return &strTable[V]{slots: make([]uint64, size), entries: make([]strEntry[V], 0, n)}
+	return &strTable[V]{slots: make([]uint32, size), entries: make([]strEntry[V], 0, n), pos: uint32(size - 1)}
 }
 
 // grow doubles the slots of t, with at least 8, and indexes its entries
 // again.
 func (t *strTable[V]) grow() {
-	t.slots = make([]uint64, max(8, 2*len(t.slots)))
+	t.slots = make([]uint32, max(8, 2*len(t.slots)))
+	t.pos = uint32(len(t.slots) - 1)
 	mask := uint64(len(t.slots) - 1)
 	for j, e := range t.entries {
 		h := strHash(e.key)
@@ -189,7 +199,7 @@ func (t *strTable[V]) grow() {
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = slotTag(h) | uint64(j+1)
+		t.slots[i] = uint32(h>>32)&^t.pos | uint32(j+1)
 	}
 }
 

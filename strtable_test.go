@@ -10,6 +10,27 @@ import (
 	"testing"
 )
 
+// TestStrTableLarge checks a table whose positions take most of its
+// slots' bits: 100 000 keys, in 1<<18 slots, keep a tag of 14 bits.
+func TestStrTableLarge(t *testing.T) {
+	const n = 100_000
+	tbl := &strTable[int]{}
+	for i := range n {
+		tbl.set("/api/r"+strconv.Itoa(i), i)
+	}
+	if len(tbl.slots) != 1<<18 || tbl.pos != 1<<18-1 {
+		t.Fatalf("%d keys in %d slots, want 1<<18", n, len(tbl.slots))
+	}
+	for i := range n {
+		if v, ok := tbl.get("/api/r" + strconv.Itoa(i)); v != i || !ok {
+			t.Fatalf("get(/api/r%d) = %d, %v", i, v, ok)
+		}
+		if v, ok := tbl.get("/api/x" + strconv.Itoa(i)); ok {
+			t.Fatalf("get(/api/x%d) = %d, %v; want none", i, v, ok)
+		}
+	}
+}
+
 // TestStrTableOracle checks strTable against a Go map, the simple version
 // it replaced: random keys of every length up to 40, set, overwritten and
 // looked up with keys present and absent, and iterated, in tables grown
@@ -120,7 +141,7 @@ func TestStrHashSpread(t *testing.T) {
 			if s == 0 {
 				continue
 			}
-			home := strHash(tbl.entries[s&(1<<32-1)-1].key) & mask
+			home := strHash(tbl.entries[s&tbl.pos-1].key) & mask
 			total += 1 + int((uint64(i)-home)&mask)
 		}
 		if avg := float64(total) / float64(len(keys)); avg > 1.7 {
