@@ -1,8 +1,11 @@
 package cairn
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,8 +46,12 @@ func routeByName(l *leaf, method string) *route {
 			return rt
 		}
 	}
-	if method == http.MethodHead && l.get != nil {
-		return l.get
+	if method == http.MethodHead {
+		for _, rt := range l.routes {
+			if rt.pat.method() == http.MethodGet {
+				return rt
+			}
+		}
 	}
 	return l.any
 }
@@ -211,5 +218,38 @@ func TestOrderedOracle(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Errorf("only %d requests matched a constrained route: the test does not exercise ordered patterns", checked)
+	}
+}
+
+// TestLeafManyMethods checks a leaf with more routes than byVerb indexes:
+// 300 methods that sort before GET, so that GET's route is found by name,
+// for GET and HEAD, and the Allow header of a 405 lists every method, with
+// HEAD and OPTIONS.
+func TestLeafManyMethods(t *testing.T) {
+	r := New()
+	r.PopulatePathValues(false)
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	for i := range 300 {
+		r.Handle(fmt.Sprintf("A%03d /x", i), h)
+	}
+	r.Handle("GET /x", h)
+	for _, m := range []string{"GET", "HEAD", "A000", "A299"} {
+		req := httptest.NewRequest(m, "/x", nil)
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		want := m + " /x"
+		if m == "HEAD" {
+			want = "GET /x"
+		}
+		if w.Code != http.StatusOK || req.Pattern != want {
+			t.Errorf("%s /x: %d, pattern %q; want 200, %q", m, w.Code, req.Pattern, want)
+		}
+	}
+	w := httptest.NewRecorder()
+	r.ServeHTTP(w, httptest.NewRequest("POST", "/x", nil))
+	allow := strings.Split(w.Header().Get("Allow"), ", ")
+	if w.Code != http.StatusMethodNotAllowed || len(allow) != 303 || !slices.Contains(allow, "OPTIONS") ||
+		!slices.Contains(allow, "GET") || !slices.Contains(allow, "HEAD") || !slices.Contains(allow, "A000") || !slices.Contains(allow, "A299") {
+		t.Errorf("POST /x: %d, Allow has %d methods (%.60q...), want 405 and 303", w.Code, len(allow), w.Header().Get("Allow"))
 	}
 }

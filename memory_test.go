@@ -16,7 +16,7 @@ func TestStructSizes(t *testing.T) {
 		size, max uintptr
 	}{
 		{"route", unsafe.Sizeof(route{}), 64},
-		{"leaf", unsafe.Sizeof(leaf{}), 64},
+		{"leaf", unsafe.Sizeof(leaf{}), 48},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 64},
 		{"pattern", unsafe.Sizeof(pattern{}), 48},
 		{"segment", unsafe.Sizeof(segment{}), 24},

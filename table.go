@@ -209,10 +209,10 @@ func (ht *hostTree) match(p string, slash bool, q *query) *route {
 // allowed returns the methods that some pattern for host and path allows,
 // as a set and, if the set holds the overflow bit, as names too.
 func (t *table) allowed(host, p string, escaped bool, m *conMemo) allowSet {
-	acc := allowSet{}
+	acc := allowSet{methods: t.methods}
 	t.collectAllowed(host, p, escaped, &acc, m)
 	if acc.set.has(overflowBit) {
-		acc = allowSet{names: []string{}}
+		acc = allowSet{methods: t.methods, names: []string{}}
 		t.collectAllowed(host, p, escaped, &acc, m)
 	}
 	return acc
@@ -238,15 +238,16 @@ func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet, m *c
 
 // An allowSet accumulates the methods allowed for a path.
 type allowSet struct {
-	set   methodSet
-	names []string // collected only when non-nil
+	set     methodSet
+	names   []string     // collected only when non-nil
+	methods *methodIndex // the bits of the methods, which hold every method of a leaf
 }
 
 // add adds the methods of l.
 func (a *allowSet) add(l *leaf) {
-	a.set = a.set.union(l.mask)
-	if a.names != nil {
-		for _, rt := range l.routes {
+	for _, rt := range l.routes {
+		a.set = a.set.with(a.methods.bits[rt.pat.method()])
+		if a.names != nil {
 			a.names = append(a.names, rt.pat.method())
 		}
 	}
