@@ -149,7 +149,13 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 	s, rest := segs[0], segs[1:]
 	switch {
 	case s.kind() == segLiteral:
-		ln.setLiteral(c, s.s, c.update(ht, ln.child(s.s), rest, rt, claim, key))
+		// Optimization: a child that c already owned comes back as it
+		// was, and need not be set again, which costs a search of the
+		// children or a hash.
+		old := ln.child(s.s)
+		if child := c.update(ht, old, rest, rt, claim, key); child != old {
+			ln.setLiteral(c, s.s, child)
+		}
 	case s.kind() == segMulti:
 		ln.multi = c.update(ht, ln.multi, rest, rt, claim, "")
 	case s.constrainedBy() == nil:
