@@ -167,7 +167,7 @@ func (m *mounted) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	stripSegments(&s.url, m.nsegs)
 	// Param on the stripped request reads path values.
-	s.req.Pattern = m.stripped.str
+	s.req.Pattern = m.stripped.pat.str
 	m.h.ServeHTTP(w, &s.req)
 }
 
@@ -217,7 +217,7 @@ func (m *mounted) throughFor(id *ident) *ident {
 	if tid, ok := m.throughIDs.Load(id); ok {
 		return tid.(*ident)
 	}
-	full := joinMounted(m.route.pat, id.str)
+	full := joinMounted(m.route.pat, id.pat.str)
 	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, int(m.route.index), identThrough)
 	m.r.addIdents(tid)
 	m.throughIDs.Store(id, tid)

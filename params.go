@@ -51,7 +51,7 @@ func Param(r *http.Request, name string) string {
 	var id *ident
 	if sl, pat := idents.slots.Load(), r.Pattern; sl != nil && pat != "" {
 		id = sl.s[sl.slot(unsafe.StringData(pat))].Load()
-		if id == nil || id.key() != unsafe.StringData(pat) || len(id.str) != len(pat) {
+		if id == nil || id.key() != unsafe.StringData(pat) || len(id.pat.str) != len(pat) {
 			id = idents.find(pat)
 		}
 	}

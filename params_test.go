@@ -299,7 +299,7 @@ func TestAnswerIdentities(t *testing.T) {
 	close(patterns)
 	first := <-patterns
 	id := findIdent(first)
-	if id == nil || id.kind != identRedirect || id.str != "GET /a/{x}/" {
+	if id == nil || id.kind != identRedirect || id.pat.str != "GET /a/{x}/" {
 		t.Fatalf("r.Pattern %q of a redirect: identity %+v", first, id)
 	}
 	for p := range patterns {

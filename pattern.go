@@ -414,13 +414,13 @@ type constraintLookup func(expr string) (*constraint, error)
 // be written {name:constraint}, where constraint is a defined constraint name
 // or a regular expression that may contain balanced braces but no '/'.
 func parsePattern(s string, lookup constraintLookup) (*pattern, error) {
-	return parsePatternInto(nil, s, lookup)
+	return parsePatternInto(nil, nil, s, lookup)
 }
 
-// parsePatternInto is parsePattern, with the segments in *buf unless buf
-// is nil: the pattern is then one allocation without them, and its
-// segments are buf's until settle gives it its own or none.
-func parsePatternInto(buf *[]segment, s string, lookup constraintLookup) (_ *pattern, err error) {
+// parsePatternInto is parsePattern, with the pattern in *into and its
+// segments in *buf unless into is nil: its segments are then buf's until
+// settle gives it its own or none.
+func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraintLookup) (_ *pattern, err error) {
 	if s == "" {
 		return nil, &PatternError{Pattern: s, Err: errors.New("empty pattern")}
 	}
@@ -448,9 +448,10 @@ func parsePatternInto(buf *[]segment, s string, lookup constraintLookup) (_ *pat
 	}
 	// Each segment starts with a '/', and no constraint may contain one.
 	var p *pattern
-	if buf != nil {
+	if into != nil {
 		*buf = (*buf)[:0]
-		p = &pattern{parsed: buf}
+		p = into
+		*p = pattern{parsed: buf}
 	} else {
 		p = newPattern(strings.Count(rest[i:], "/"))
 	}

@@ -411,7 +411,7 @@ func TestSettle(t *testing.T) {
 		}
 	}
 	for _, tt := range patterns {
-		p, err := parsePatternInto(new([]segment), tt.s, builtinLookup)
+		p, err := parsePatternInto(new(pattern), new([]segment), tt.s, builtinLookup)
 		if err != nil {
 			if tt.compact {
 				t.Errorf("%q: %v", tt.s, err)

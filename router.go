@@ -39,7 +39,7 @@ type Router struct {
 	patterns map[string]*route
 	names    map[string]*route // routes by name
 	// layouts are the layouts of r's patterns with named wildcards or a
-	// version, by their hash, for newRouteIdent to share.
+	// version, by their hash, for initRouteIdent to share.
 	layouts map[uint64]*layout
 	mounts  []*mounted // mounts of Routers, in registration order
 	// segs is a buffer for check to parse a pattern's segments into; see
@@ -185,7 +185,7 @@ func (r *Router) registerMount(s string, h http.Handler, g *Group, loc location,
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.init()
-	p, err := r.check(s, g, loc)
+	id, err := r.check(s, g, loc)
 	if err != nil {
 		panic(err)
 	}
@@ -194,7 +194,7 @@ func (r *Router) registerMount(s string, h http.Handler, g *Group, loc location,
 		panic(err)
 	}
 	c := r.change()
-	r.add(c, p, h, g, m)
+	r.add(c, id, h, g, m)
 	for _, gn := range claims {
 		r.addClaim(c, gn)
 	}
@@ -253,8 +253,9 @@ func (r *Router) publish() *table {
 }
 
 // check parses s, registered through g at loc, and checks it against the
-// routes and names of r, whose lock is held.
-func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
+// routes and names of r, whose lock is held. It returns the identity of
+// the route to be, which holds the pattern.
+func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	// The route's own copy of the pattern, the identity it sets as
 	// r.Pattern (see ident.go). It is parsed, so that the pattern's parts
 	// share its bytes instead of keeping s.
@@ -268,7 +269,8 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 		buf = new([]segment)
 	}
 	r.segs = nil
-	p, err := parsePatternInto(buf, cloneString(s), r.constraints.lookup)
+	id := &ident{kind: identServe}
+	p, err := parsePatternInto(&id.pat, buf, cloneString(s), r.constraints.lookup)
 	if err != nil {
 		r.segs = buf
 		return nil, err
@@ -297,12 +299,13 @@ func (r *Router) check(s string, g *Group, loc location) (*pattern, error) {
 				g.name, s, loc, other.pat.str, other.pat.loc)
 		}
 	}
-	return p, nil
+	return id, nil
 }
 
 // add adds the route for p, which check accepted, registered through g, to
 // r and to c's table; r's lock is held.
-func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted) {
+func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted) {
+	p := &id.pat
 	idx := len(r.routes)
 	rt := newRoute(p, h, idx)
 	rt.pathValues, rt.hasMount = g.pathValues, m != nil
@@ -316,7 +319,7 @@ func (r *Router) add(c *change, p *pattern, h http.Handler, g *Group, m *mounted
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
-	id := r.newRouteIdent(p, rt.version(), idx)
+	r.initRouteIdent(id, rt.version(), idx)
 	ids := []*ident{id}
 	if m != nil {
 		m.attach(r, rt, id)

@@ -163,7 +163,7 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		if m := rt.mount(); m != nil && m.inner != nil {
 			if id := m.through(req, q); id != nil {
 				// The full pattern's values, for the outer middleware.
-				req.Pattern = id.str
+				req.Pattern = id.pat.str
 				if r.populates(rt) {
 					eachLayoutValue(req, id.l, func(name, value string) bool {
 						req.SetPathValue(name, value)
@@ -177,10 +177,10 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 	case verdictRedirect:
 		req.Pattern = v.pattern
 		if v.rt != nil {
-			req.Pattern = r.answerID(v.rt, identRedirect).str
+			req.Pattern = r.answerID(v.rt, identRedirect).pat.str
 		}
 	case verdictReject:
-		req.Pattern = r.answerID(v.rt, identReject).str
+		req.Pattern = r.answerID(v.rt, identReject).pat.str
 		r.setPathValues(req, v.rt, q)
 	default:
 		req.Pattern = ""
@@ -255,7 +255,7 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 				mq.path, mq.escaped = v.serveAs, true
 			}
 			if id := m.through(req, &mq); id != nil {
-				pattern = id.str
+				pattern = id.pat.str
 			}
 		}
 		switch {
