@@ -42,8 +42,8 @@ func TestRegistrationAllocations(t *testing.T) {
 		suffix string
 		max    float64
 	}{
-		{"static", "", 7},
-		{"param", "/{id}", 8},
+		{"static", "", 5.5},
+		{"param", "/{id}", 6.5},
 	} {
 		patterns := make([]string, 1000)
 		for i := range patterns {
