@@ -291,6 +291,11 @@ func plausibleName(name string) bool {
 //
 // Allocation: what [http.Request.SetPathValue] costs, a map for the first
 // value and its growth; nothing for a pattern without named wildcards.
+//
+// Optimization: eachLayoutValue's walk, written out so that SetPathValue is
+// called directly; through a yield function shared with eachLayoutValue,
+// path-value mode measured 3% slower (10 interleaved pairs, in runs where a
+// rewrite of this walk with the same calls measured 1.6% apart).
 func setPathValues(r *http.Request, l *layout, p string, escaped bool) {
 	if p == "" {
 		return
