@@ -36,6 +36,10 @@ type methodIndex struct {
 	edit  *editToken // the change that made it, the only one that may add to it
 	names []string
 	bits  map[string]uint
+	// verbBits[v] is one more than the bit of the method with verb v, or 0
+	// if it has none, so that an Allow header finds the common methods'
+	// bits without hashing their names (see allowSet.add).
+	verbBits [numVerbs]uint8
 }
 
 // hasAll reports whether mi has a bit for every method of routes.
@@ -64,7 +68,18 @@ func (mi *methodIndex) bit(m string) uint {
 	}
 	mi.bits[m] = b
 	mi.names = append(mi.names, m)
+	if v := verbOf(m); v != 0 {
+		mi.verbBits[v] = uint8(b + 1)
+	}
 	return b
+}
+
+// bitOf returns the bit of method m, which mi has.
+func (mi *methodIndex) bitOf(m string) uint {
+	if v := verbOf(m); v != 0 && mi.verbBits[v] != 0 {
+		return uint(mi.verbBits[v] - 1)
+	}
+	return mi.bits[m]
 }
 
 // A hostTree is the lookup tree of the patterns of one host.
@@ -246,7 +261,7 @@ type allowSet struct {
 // add adds the methods of l.
 func (a *allowSet) add(l *leaf) {
 	for _, rt := range l.routes {
-		a.set = a.set.with(a.methods.bits[rt.pat.method()])
+		a.set = a.set.with(a.methods.bitOf(rt.pat.method()))
 		if a.names != nil {
 			a.names = append(a.names, rt.pat.method())
 		}

@@ -98,7 +98,7 @@ func (c *change) hostTree(host string) *hostTree {
 func (c *change) methods(routes []*route) *methodIndex {
 	mi := c.t.methods
 	if mi.edit != c.edit && !mi.hasAll(routes) {
-		mi = &methodIndex{edit: c.edit, names: slices.Clip(mi.names), bits: make(map[string]uint, len(mi.bits)+1)}
+		mi = &methodIndex{edit: c.edit, names: slices.Clip(mi.names), bits: make(map[string]uint, len(mi.bits)+1), verbBits: mi.verbBits}
 		for k, v := range c.t.methods.bits {
 			mi.bits[k] = v
 		}
