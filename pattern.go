@@ -125,7 +125,7 @@ type pattern struct {
 	loc    location // where the pattern was registered, for conflict messages
 
 	// Optimization: the method and the host are parts of str, kept as
-	// their bounds, so that a pattern is 64 bytes instead of 80: the
+	// their bounds, so that a pattern is 16 bytes smaller: the
 	// method is str[:methodEnd], the host str[hostStart:hostEnd].
 	methodEnd, hostStart, hostEnd uint32
 

@@ -119,7 +119,7 @@ func (rt *route) entry() http.Handler {
 // hops returns the groups whose middleware wraps rt, outermost first.
 //
 // Optimization: a route keeps its innermost group, whose hops they are,
-// instead of the slice, so that a route is 80 bytes instead of 96. A group
+// instead of the slice, so that a route is 16 bytes smaller. A group
 // node is not changed once made.
 func (rt *route) hops() []*groupNode {
 	if rt.group == nil {
