@@ -260,7 +260,7 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 	if kind == identReject {
 		ids = &r.rejectIDs
 	}
-	sid := rt.serveIdent()
+	sid := rt.id
 	if id, ok := ids.Load(sid); ok {
 		return id.(*ident)
 	}

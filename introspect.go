@@ -46,7 +46,7 @@ func (r *Router) Routes() []RouteInfo {
 	r.mu.Unlock()
 	infos := make([]RouteInfo, 0, len(routes))
 	for _, rt := range routes {
-		p := rt.pat
+		p := &rt.id.pat
 		mw := 0
 		for _, g := range rt.hops() {
 			mw += g.count
@@ -182,14 +182,14 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 func writeRoutes(b *strings.Builder, routes []*route) {
 	routes = slices.Clone(routes)
 	slices.SortStableFunc(routes, func(x, y *route) int {
-		return cmp.Or(strings.Compare(x.pat.method(), y.pat.method()), strings.Compare(x.version(), y.version()))
+		return cmp.Or(strings.Compare(x.id.pat.method(), y.id.pat.method()), strings.Compare(x.version(), y.version()))
 	})
 	for _, rt := range routes {
 		b.WriteString("  ")
-		if rt.pat.method() == "" {
+		if rt.id.pat.method() == "" {
 			b.WriteByte('*')
 		} else {
-			b.WriteString(rt.pat.method())
+			b.WriteString(rt.id.pat.method())
 		}
 		if v := rt.version(); v != "" {
 			b.WriteString(" " + v)

@@ -205,7 +205,7 @@ func (l *leaf) route(q *query) *route {
 		return l.routeVerb(q.verb)
 	}
 	for _, rt := range l.routes {
-		if rt.pat.method() == q.method {
+		if rt.id.pat.method() == q.method {
 			return rt
 		}
 	}
@@ -234,7 +234,7 @@ func (l *leaf) getRoute() *route {
 	if len(l.routes) > 255 {
 		// byVerb indexes only the first 255.
 		for _, rt := range l.routes {
-			if rt.pat.method() == http.MethodGet {
+			if rt.id.pat.method() == http.MethodGet {
 				return rt
 			}
 		}
@@ -282,7 +282,7 @@ func verbOf(m string) verb {
 // routeVersioned is route for a leaf with versioned routes.
 func (l *leaf) routeVersioned(q *query) *route {
 	for _, rt := range l.routes {
-		if rt.pat.method() == q.method {
+		if rt.id.pat.method() == q.method {
 			if rt := q.pick(rt); rt != nil {
 				return rt
 			}
@@ -323,7 +323,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	if len(routes) > 1 {
 		sorted = slices.Clone(routes)
 		slices.SortFunc(sorted, func(a, b *route) int {
-			if c := strings.Compare(a.pat.method(), b.pat.method()); c != 0 {
+			if c := strings.Compare(a.id.pat.method(), b.id.pat.method()); c != 0 {
 				return c
 			}
 			return strings.Compare(a.version(), b.version())
@@ -331,7 +331,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	}
 	for i := 0; i < len(sorted); {
 		j := i + 1
-		for j < len(sorted) && sorted[j].pat.method() == sorted[i].pat.method() {
+		for j < len(sorted) && sorted[j].id.pat.method() == sorted[i].id.pat.method() {
 			j++
 		}
 		rt := sorted[i]
@@ -363,7 +363,7 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			l.versioned = true
 		}
 		i = j
-		switch m := rt.pat.method(); m {
+		switch m := rt.id.pat.method(); m {
 		case "":
 			l.any = rt
 		default:

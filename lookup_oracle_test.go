@@ -21,11 +21,11 @@ func TestLeafVerbOracle(t *testing.T) {
 		var routes []*route
 		for i, m := range methods {
 			if rng.IntN(3) == 0 {
-				routes = append(routes, newRoute(mustPattern(t, m+" /x"), h, i))
+				routes = append(routes, newRoute(mustIdent(t, m+" /x"), h, i))
 			}
 		}
 		if rng.IntN(2) == 0 {
-			routes = append(routes, newRoute(mustPattern(t, "/x"), h, len(methods)))
+			routes = append(routes, newRoute(mustIdent(t, "/x"), h, len(methods)))
 		}
 		l := compileLeaf(routes, &methodIndex{})
 		for _, m := range methods {
@@ -42,13 +42,13 @@ func TestLeafVerbOracle(t *testing.T) {
 // names: the simple version of finding the route by verb.
 func routeByName(l *leaf, method string) *route {
 	for _, rt := range l.routes {
-		if rt.pat.method() == method {
+		if rt.id.pat.method() == method {
 			return rt
 		}
 	}
 	if method == http.MethodHead {
 		for _, rt := range l.routes {
-			if rt.pat.method() == http.MethodGet {
+			if rt.id.pat.method() == http.MethodGet {
 				return rt
 			}
 		}
@@ -64,6 +64,12 @@ func mustPattern(t *testing.T, s string) *pattern {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// mustIdent returns an identity holding the pattern s, parsed.
+func mustIdent(t *testing.T, s string) *ident {
+	t.Helper()
+	return &ident{pat: *mustPattern(t, s), kind: identServe}
 }
 
 // TestWalkOracle checks that routing with walk before lookup finds what
@@ -112,7 +118,7 @@ func TestWalkOracle(t *testing.T) {
 			if got != want || q1.unclean != q2.unclean {
 				var routes []string
 				for _, rt := range tbl.routes {
-					routes = append(routes, rt.pat.str)
+					routes = append(routes, rt.id.pat.str)
 				}
 				t.Fatalf("routes %q, %s %s: got %v (unclean %v), want %v (unclean %v)",
 					routes, m, p, got, q1.unclean, want, q2.unclean)
@@ -207,11 +213,11 @@ func TestOrderedOracle(t *testing.T) {
 			if got != want {
 				var routes []string
 				for _, rt := range tbl.routes {
-					routes = append(routes, rt.pat.str)
+					routes = append(routes, rt.id.pat.str)
 				}
 				t.Fatalf("routes %q, %s %s: got %v, want %v", routes, m, p, got, want)
 			}
-			if got != nil && strings.Contains(got.pat.str, ":") {
+			if got != nil && strings.Contains(got.id.pat.str, ":") {
 				checked++
 			}
 		}

@@ -139,7 +139,7 @@ type mounted struct {
 // attach sets up m for its route rt in r, whose identity is id; r's lock
 // is held.
 func (m *mounted) attach(r *Router, rt *route, id *ident) {
-	p := rt.pat
+	p := &rt.id.pat
 	m.r, m.route = r, rt
 	// The pattern is the prefix followed by a multi wildcard.
 	m.nsegs = p.numSegments() - 1
@@ -197,7 +197,7 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 	if rt == nil || rt.multi && !rt.exact(p, false) && slashTarget(t, host, p, &iq) != nil {
 		return nil
 	}
-	id := rt.serveIdent()
+	id := rt.id
 	if im := rt.mount(); im != nil && im.inner != nil {
 		if tid := im.through(req, &iq); tid != nil {
 			id = tid
@@ -217,7 +217,7 @@ func (m *mounted) throughFor(id *ident) *ident {
 	if tid, ok := m.throughIDs.Load(id); ok {
 		return tid.(*ident)
 	}
-	full := joinMounted(m.route.pat, id.pat.str)
+	full := joinMounted(&m.route.id.pat, id.pat.str)
 	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, int(m.route.index), identThrough)
 	m.r.addIdents(tid)
 	m.throughIDs.Store(id, tid)

@@ -125,7 +125,7 @@ func TestSharedLayouts(t *testing.T) {
 	v.HandleFunc("GET /repos/{owner}/{repo}/tags", func(http.ResponseWriter, *http.Request) {})
 	layouts := make(map[string]*layout)
 	for _, rt := range router.routes {
-		layouts[rt.pat.str] = rt.serveIdent().l
+		layouts[rt.id.pat.str] = rt.id.l
 	}
 	if layouts[patterns[0]] != layouts[patterns[1]] || layouts[patterns[0]] != layouts[patterns[2]] {
 		t.Errorf("%q, %q and %q have different layouts", patterns[0], patterns[1], patterns[2])
@@ -286,7 +286,7 @@ func TestAnswerIdentities(t *testing.T) {
 	r.HandleFunc("GET /a/{x}/", func(http.ResponseWriter, *http.Request) {})
 	r.HandleFunc("GET /b", func(http.ResponseWriter, *http.Request) {})
 	rt := r.routes[0]
-	if _, ok := r.redirectIDs.Load(rt.serveIdent()); ok {
+	if _, ok := r.redirectIDs.Load(rt.id); ok {
 		t.Fatal("a redirect identity before any redirect")
 	}
 	var wg sync.WaitGroup
@@ -307,8 +307,8 @@ func TestAnswerIdentities(t *testing.T) {
 			t.Errorf("two redirects of one route got different identities")
 		}
 	}
-	_, redirect := r.redirectIDs.Load(r.routes[1].serveIdent())
-	if _, reject := r.rejectIDs.Load(rt.serveIdent()); redirect || reject {
+	_, redirect := r.redirectIDs.Load(r.routes[1].id)
+	if _, reject := r.rejectIDs.Load(rt.id); redirect || reject {
 		t.Error("identities made for answers not given")
 	}
 }

@@ -465,12 +465,12 @@ func TestRoutesSettled(t *testing.T) {
 	r.Handle("GET /d/{rest...}", h)
 	want := map[string]bool{"GET /a/{x}": true, "GET /b/{y:int}": false, "GET /c/{$}": false, "GET /d/{rest...}": true}
 	for _, rt := range r.routes {
-		if rt.pat.compact != want[rt.pat.str] {
-			t.Errorf("%q: compact = %v", rt.pat.str, rt.pat.compact)
+		if rt.id.pat.compact != want[rt.id.pat.str] {
+			t.Errorf("%q: compact = %v", rt.id.pat.str, rt.id.pat.compact)
 		}
-		if rt.pat.parsed != nil && (rt.pat.parsed == r.segs ||
-			cap(*r.segs) > 0 && unsafe.SliceData(*rt.pat.parsed) == unsafe.SliceData((*r.segs)[:1])) {
-			t.Errorf("%q: keeps the parse buffer", rt.pat.str)
+		if rt.id.pat.parsed != nil && (rt.id.pat.parsed == r.segs ||
+			cap(*r.segs) > 0 && unsafe.SliceData(*rt.id.pat.parsed) == unsafe.SliceData((*r.segs)[:1])) {
+			t.Errorf("%q: keeps the parse buffer", rt.id.pat.str)
 		}
 	}
 	// The constrained route reads its constraint still.

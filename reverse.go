@@ -66,8 +66,8 @@ func (r *Router) reverse(key string, byName bool, params []string) (string, bool
 		if r.patterns == nil {
 			r.patterns = make(map[string]*route, len(r.routes))
 			for _, x := range r.routes {
-				if r.patterns[x.pat.str] == nil {
-					r.patterns[x.pat.str] = x
+				if r.patterns[x.id.pat.str] == nil {
+					r.patterns[x.id.pat.str] = x
 				}
 			}
 		}
@@ -76,7 +76,7 @@ func (r *Router) reverse(key string, byName bool, params []string) (string, bool
 	mounts := slices.Clone(r.mounts)
 	r.mu.Unlock()
 	if rt != nil {
-		p, err := buildPath(rt.pat, params)
+		p, err := buildPath(&rt.id.pat, params)
 		return p, true, err
 	}
 	var path string
@@ -104,10 +104,10 @@ func (r *Router) reverse(key string, byName bool, params []string) (string, bool
 			continue
 		}
 		if first != nil {
-			return "", true, fmt.Errorf("the name %q belongs to routes of two mounts, %q and %q", key, first.route.pat.str, m.route.pat.str)
+			return "", true, fmt.Errorf("the name %q belongs to routes of two mounts, %q and %q", key, first.route.id.pat.str, m.route.id.pat.str)
 		}
 		first = m
-		prefix, prefixErr := buildPath(m.route.pat, prefixParams)
+		prefix, prefixErr := buildPath(&m.route.id.pat, prefixParams)
 		path, err = strings.TrimSuffix(prefix, "/")+sub, cmp.Or(subErr, prefixErr)
 		if !byName {
 			break
@@ -125,7 +125,7 @@ func (m *mounted) innerPattern(full string) (string, bool) {
 	}
 	j := strings.LastIndexAny(full[:i], " \t") + 1
 	method, host, path := full[:j], full[j:i], full[i:]
-	mp := m.route.pat
+	mp := &m.route.id.pat
 	if mp.host() != "" {
 		if host != mp.host() {
 			return "", false

@@ -278,8 +278,8 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	p.loc = loc
 	var conflict *ConflictError
 	r.tab.root(p.host()).eachOverlapping(p.segments(), func(rt *route) {
-		if conflict == nil && p.conflictsWith(rt.pat) && !isVariant(p, g.version, rt) {
-			conflict = newConflictError(p, rt.pat)
+		if conflict == nil && p.conflictsWith(&rt.id.pat) && !isVariant(p, g.version, rt) {
+			conflict = newConflictError(p, &rt.id.pat)
 			conflict.addVersions(g.version, rt.version())
 		}
 	})
@@ -294,20 +294,20 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 		}
 	}
 	if g.name != "" {
-		if other := r.names[g.name]; other != nil && other.pat.str != s {
+		if other := r.names[g.name]; other != nil && other.id.pat.str != s {
 			return nil, fmt.Errorf("cairn: route name %q for pattern %q (registered at %s) is taken by pattern %q (registered at %s)",
-				g.name, s, loc, other.pat.str, other.pat.loc)
+				g.name, s, loc, other.id.pat.str, other.id.pat.loc)
 		}
 	}
 	return id, nil
 }
 
-// add adds the route for p, which check accepted, registered through g, to
+// add adds the route whose identity id check made, registered through g, to
 // r and to c's table; r's lock is held.
 func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted) {
 	p := &id.pat
 	idx := len(r.routes)
-	rt := newRoute(p, h, idx)
+	rt := newRoute(id, h, idx)
 	rt.pathValues, rt.hasMount = g.pathValues, m != nil
 	if g.version != "" || g.name != "" || m != nil {
 		rt.more = &routeMore{version: g.version, name: g.name, mount: m}
@@ -354,9 +354,9 @@ func (r *Router) checkMountNames(prefix *pattern, names []string) {
 	defer r.mu.Unlock()
 	for _, name := range names {
 		for _, rt := range r.routes {
-			if rt.pat.hasWildcard(name) {
+			if rt.id.pat.hasWildcard(name) {
 				panic(fmt.Errorf("cairn: mounting a router at %q: its pattern %q (registered at %s) has a wildcard {%s}, as the prefix has, "+
-					"which would hide the prefix's value", strings.TrimSuffix(prefix.str, "/"), rt.pat.str, rt.pat.loc, name))
+					"which would hide the prefix's value", strings.TrimSuffix(prefix.str, "/"), rt.id.pat.str, rt.id.pat.loc, name))
 			}
 		}
 	}

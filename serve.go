@@ -59,7 +59,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				// static route that no host pattern can take over, is
 				// served without a query; see staticRoute. Its pattern
 				// has no wildcard, so there are no path values to set.
-				req.Pattern = rt.pat.str
+				req.Pattern = rt.id.pat.str
 				rt.entry().ServeHTTP(w, req)
 				return
 			}
@@ -92,9 +92,9 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				if q.varies {
 					t.cfg.versioning.addVary(w.Header())
 				}
-				req.Pattern = rt.pat.str
+				req.Pattern = rt.id.pat.str
 				if rt.pathValues == settingOn || rt.pathValues == settingDefault && !r.noPathValues.Load() {
-					setRoutePathValues(req, rt, q.path, q.escaped)
+					setPathValues(req, rt.id.l, q.path, q.escaped)
 				}
 				rt.entry().ServeHTTP(w, req)
 				return
@@ -159,7 +159,7 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 	switch v.kind {
 	case verdictServe:
 		rt := v.rt
-		req.Pattern = rt.pat.str
+		req.Pattern = rt.id.pat.str
 		if m := rt.mount(); m != nil && m.inner != nil {
 			if id := m.through(req, q); id != nil {
 				// The full pattern's values, for the outer middleware.
@@ -201,14 +201,8 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 // [http.Request.PathValue], unless rt or r says not to.
 func (r *Router) setPathValues(req *http.Request, rt *route, q *query) {
 	if r.populates(rt) {
-		setRoutePathValues(req, rt, q.path, q.escaped)
+		setPathValues(req, rt.id.l, q.path, q.escaped)
 	}
-}
-
-// setRoutePathValues stores the values of rt's wildcards, which matched
-// path p, in req for [http.Request.PathValue].
-func setRoutePathValues(req *http.Request, rt *route, p string, escaped bool) {
-	setPathValues(req, rt.serveIdent().l, p, escaped)
 }
 
 // populates reports whether rt populates path values.
@@ -248,7 +242,7 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 	v := t.decide(req, &q)
 	switch v.kind {
 	case verdictServe:
-		pattern = v.rt.pat.str
+		pattern = v.rt.id.pat.str
 		if m := v.rt.mount(); m != nil && m.inner != nil {
 			mq := q
 			if v.serveAs != "" {
@@ -272,11 +266,11 @@ func (r *Router) Handler(req *http.Request) (h http.Handler, pattern string) {
 	case verdictRedirect:
 		pattern = v.pattern
 		if v.rt != nil {
-			pattern = v.rt.pat.str
+			pattern = v.rt.id.pat.str
 		}
 		return &verdictEntry{r: r, v: v, vary: q.varies}, pattern
 	case verdictReject:
-		return &verdictEntry{r: r, v: v, vary: q.varies}, v.rt.pat.str
+		return &verdictEntry{r: r, v: v, vary: q.varies}, v.rt.id.pat.str
 	}
 	return r.none, ""
 }

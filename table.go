@@ -45,7 +45,7 @@ type methodIndex struct {
 // hasAll reports whether mi has a bit for every method of routes.
 func (mi *methodIndex) hasAll(routes []*route) bool {
 	for _, rt := range routes {
-		if m := rt.pat.method(); m != "" {
+		if m := rt.id.pat.method(); m != "" {
 			if _, ok := mi.bits[m]; !ok {
 				return false
 			}
@@ -261,9 +261,9 @@ type allowSet struct {
 // add adds the methods of l.
 func (a *allowSet) add(l *leaf) {
 	for _, rt := range l.routes {
-		a.set = a.set.with(a.methods.bitOf(rt.pat.method()))
+		a.set = a.set.with(a.methods.bitOf(rt.id.pat.method()))
 		if a.names != nil {
-			a.names = append(a.names, rt.pat.method())
+			a.names = append(a.names, rt.id.pat.method())
 		}
 	}
 }

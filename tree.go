@@ -36,10 +36,9 @@ type route struct {
 	pathValues setting      // whether to populate r.PathValue; settingDefault for the router's choice
 	nsegs      int32        // the number of segments of pat
 
-	// pat is the route's pattern. The string pat.str is what the route
-	// sets as r.Pattern, and the key of the route's identity in the
-	// registry (see serveIdent).
-	pat   *pattern
+	// id is the identity the route serves with, which holds its pattern:
+	// id.pat.str is what the route sets as r.Pattern.
+	id    *ident
 	index int32 // position in the router's routes: registration order
 	seq   int32 // the order that ordered patterns are tried in (see lookup.go)
 
@@ -88,16 +87,6 @@ func (rt *route) mount() *mounted {
 	return rt.more.mount
 }
 
-// serveIdent returns the identity rt serves with, whose string is
-// rt.pat.str; the registry holds it for as long as rt's router is
-// reachable.
-//
-// Optimization: a route keeps no pointer to its identity, which only
-// path values, mounts and the router's answers other than serving read,
-// so that a route is 64 bytes instead of 80. Those look it up, in one
-// probe of the registry as Param does.
-func (rt *route) serveIdent() *ident { return findIdent(rt.pat.str) }
-
 // versions returns the versions among which a request that rt, the route
 // of a lookup leaf, matched is served, or nil if rt has none.
 func (rt *route) versions() *versionSet {
@@ -128,9 +117,11 @@ func (rt *route) hops() []*groupNode {
 	return rt.group.hops
 }
 
-// newRoute returns the route for p and h, the one of index idx.
-func newRoute(p *pattern, h http.Handler, idx int) *route {
-	return &route{pat: p, handler: h, index: int32(idx), seq: int32(idx), multi: p.endsInMulti(), nsegs: int32(p.numSegments())}
+// newRoute returns the route for h, the one of index idx, whose identity
+// id holds its pattern.
+func newRoute(id *ident, h http.Handler, idx int) *route {
+	p := &id.pat
+	return &route{id: id, handler: h, index: int32(idx), seq: int32(idx), multi: p.endsInMulti(), nsegs: int32(p.numSegments())}
 }
 
 // A setting is a per-route or per-group choice that may defer to the
@@ -249,12 +240,12 @@ func (n *lookupNode) first() *route {
 func (n *lookupNode) label(depth int) string {
 	var first *route
 	n.each(func(rt *route) {
-		if rt.pat.segment(depth).label() != "" && (first == nil || rt.index < first.index) {
+		if rt.id.pat.segment(depth).label() != "" && (first == nil || rt.index < first.index) {
 			first = rt
 		}
 	})
 	if first != nil {
-		return first.pat.segment(depth).label()
+		return first.id.pat.segment(depth).label()
 	}
 	if g := n.firstClaim(); g != nil && depth < g.prefix.numSegments() {
 		return g.prefix.segment(depth).label()

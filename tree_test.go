@@ -29,7 +29,7 @@ func dumpTree(r *Router) string {
 func dumpNode(b *strings.Builder, n *lookupNode, depth int) {
 	indent := strings.Repeat("  ", depth)
 	for _, rt := range n.leaf.all() {
-		fmt.Fprintf(b, "%s=> %s\n", indent, rt.pat)
+		fmt.Fprintf(b, "%s=> %s\n", indent, rt.id.pat.str)
 	}
 	n.eachLiteral(func(k string, c *lookupNode) {
 		fmt.Fprintf(b, "%s%q\n", indent, k)
@@ -119,7 +119,7 @@ func TestLookupBound(t *testing.T) {
 	path := strings.Repeat("/a", depth) + "/nope"
 	q := query{method: "GET"}
 	if rt := tbl.match("", path, false, &q); rt != nil {
-		t.Fatalf("%s matched %s", path, rt.pat)
+		t.Fatalf("%s matched %s", path, rt.id.pat.str)
 	}
 	size := countNodes(tbl.root(""))
 	if q.steps > size {
@@ -130,8 +130,8 @@ func TestLookupBound(t *testing.T) {
 	}
 	q = query{method: "GET"}
 	rt := tbl.match("", strings.Repeat("/a", depth)+"/end", false, &q)
-	if rt == nil || strings.Contains(rt.pat.str, "alpha") {
-		t.Errorf("the first registered constraint (alnum) did not win: got %v", rt.pat)
+	if rt == nil || strings.Contains(rt.id.pat.str, "alpha") {
+		t.Errorf("the first registered constraint (alnum) did not win: got %v", rt.id.pat.str)
 	}
 }
 

@@ -109,7 +109,7 @@ func (c *change) methods(routes []*route) *methodIndex {
 
 // addRoute adds rt to the lookup tree of its pattern's host.
 func (c *change) addRoute(rt *route) {
-	p := rt.pat
+	p := &rt.id.pat
 	ht := c.hostTree(p.host())
 	ht.root = c.update(ht, ht.root, p.segments(), rt, nil, p.staticPath())
 }

@@ -106,10 +106,10 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 func describeLeaf(l *leaf) string {
 	var parts []string
 	for _, rt := range l.routes {
-		parts = append(parts, rt.pat.method()+" "+rt.pat.str)
+		parts = append(parts, rt.id.pat.method()+" "+rt.id.pat.str)
 	}
 	if l.any != nil {
-		parts = append(parts, "* "+l.any.pat.str)
+		parts = append(parts, "* "+l.any.id.pat.str)
 	}
 	return strings.Join(parts, "; ")
 }

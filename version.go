@@ -106,8 +106,8 @@ func isVersion(v string) bool {
 // version of rt rather than a conflict: it matches the same requests, for
 // another version.
 func isVariant(p *pattern, version string, rt *route) bool {
-	return version != rt.version() && p.host() == rt.pat.host() &&
-		combine(compareMethods(p.method(), rt.pat.method()), p.comparePaths(rt.pat)) == equivalent
+	return version != rt.version() && p.host() == rt.id.pat.host() &&
+		combine(compareMethods(p.method(), rt.id.pat.method()), p.comparePaths(&rt.id.pat)) == equivalent
 }
 
 // A versionSet holds the routes of one method at one leaf.

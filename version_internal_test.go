@@ -37,10 +37,10 @@ func TestParseQuality(t *testing.T) {
 // on ties; with no such range, the unversioned route if no range asked for
 // a version at all (or if fallback is set), else none.
 func TestChooseVersion(t *testing.T) {
-	def := &route{pat: &pattern{str: "GET /x"}}
+	def := &route{id: &ident{pat: pattern{str: "GET /x"}}}
 	var versions []*route
 	for _, v := range []string{"v1", "v2", "v3"} {
-		versions = append(versions, &route{pat: &pattern{str: "GET /x"}, more: &routeMore{version: v}})
+		versions = append(versions, &route{id: &ident{pat: pattern{str: "GET /x"}}, more: &routeMore{version: v}})
 	}
 	vs := &versionSet{def: def, versions: versions}
 	rng := rand.New(rand.NewPCG(3, 4))
