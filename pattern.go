@@ -117,7 +117,7 @@ func (s segment) label() string {
 type pattern struct {
 	str string // the pattern as registered, as it appears in r.Pattern
 	// parsed points to the segments of the path, unless the pattern is
-	// compact; read them with segments or all.
+	// compact; read them with segments, segmentsIn or segment.
 	//
 	// Optimization: a pointer, so that a pattern is 48 bytes instead of
 	// 64; most patterns keep no segments (see settle).
@@ -186,12 +186,7 @@ func newPattern(n int) *pattern {
 
 // segments returns the segments of p's path. Those of a compact pattern
 // are read again from its string, into a new slice.
-func (p *pattern) segments() []segment {
-	if !p.compact {
-		return *p.parsed
-	}
-	return splitPath(make([]segment, 0, p.numSegments()), p.path())
-}
+func (p *pattern) segments() []segment { return p.segmentsIn(nil) }
 
 // segmentsIn returns the segments of p's path, those of a compact pattern
 // appended to buf, so that a caller may read them into an array of its
@@ -201,31 +196,6 @@ func (p *pattern) segmentsIn(buf []segment) []segment {
 		return *p.parsed
 	}
 	return splitPath(buf, p.path())
-}
-
-// all yields the segments of p's path, in order.
-//
-// Allocation: none.
-func (p *pattern) all(yield func(segment) bool) {
-	if !p.compact {
-		for _, s := range *p.parsed {
-			if !yield(s) {
-				return
-			}
-		}
-		return
-	}
-	var buf [1]segment
-	for rest := p.path(); rest != ""; {
-		i := 1 + strings.IndexByte(rest[1:], '/')
-		if i == 0 {
-			i = len(rest)
-		}
-		if !yield(splitPath(buf[:0], rest[:i])[0]) {
-			return
-		}
-		rest = rest[i:]
-	}
 }
 
 // segment returns the segment of p's path at index i, which is less than
@@ -301,9 +271,8 @@ func splitPath(dst []segment, p string) []segment {
 // another that may conflict with it, when building a path from it and
 // when storing path values, but not when routing. A route's pattern
 // without escapes, {$} or constraints, most of them, reads them again
-// from its string instead of keeping them: 24 bytes a segment, or 48 for
-// "GET /api/users/{id}", whose pattern is one allocation of 64 bytes
-// instead of 144 (see newPattern).
+// from its string instead of keeping them: 24 bytes a segment, or 72 for
+// "GET /api/users/{id}".
 func (p *pattern) settle() {
 	var buf [8]segment
 	if slices.Equal(splitPath(buf[:0], p.path()), *p.parsed) {

@@ -430,9 +430,6 @@ func TestSettle(t *testing.T) {
 		if got := p.segments(); !slices.Equal(got, want) {
 			t.Errorf("%q: segments %s, want %s", tt.s, describeSegments(got), describeSegments(want))
 		}
-		if got := slices.Collect(p.all); !slices.Equal(got, want) {
-			t.Errorf("%q: all yields %s, want %s", tt.s, describeSegments(got), describeSegments(want))
-		}
 		if got := p.segmentsIn(nil); !slices.Equal(got, want) {
 			t.Errorf("%q: segmentsIn %s, want %s", tt.s, describeSegments(got), describeSegments(want))
 		}

@@ -153,7 +153,8 @@ func buildPath(p *pattern, params []string) (string, error) {
 		}
 	}
 	var b strings.Builder
-	for s := range p.all {
+	var buf [8]segment
+	for _, s := range p.segmentsIn(buf[:0]) {
 		b.WriteByte('/')
 		switch {
 		case s.kind() == segLiteral && s.s == "/": // {$}
@@ -185,7 +186,8 @@ func lookupParam(params []string, name string) (string, bool) {
 
 // hasWildcard reports whether p has a wildcard named name.
 func (p *pattern) hasWildcard(name string) bool {
-	for s := range p.all {
+	var buf [8]segment
+	for _, s := range p.segmentsIn(buf[:0]) {
 		if s.kind() != segLiteral && s.s == name && name != "" {
 			return true
 		}
