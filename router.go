@@ -261,8 +261,8 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	// share its bytes instead of keeping s.
 	//
 	// The segments go to r.segs, which the pattern holds until add settles
-	// it (see pattern.settle) and returns the buffer; if anything
-	// fails in between, the pattern keeps it, and the next parse makes
+	// it (see pattern.settle) and returns the buffer; if registering fails
+	// before, the buffer goes with the pattern, and the next parse makes
 	// another.
 	buf := r.segs
 	if buf == nil {
@@ -272,7 +272,6 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	id := &ident{kind: identServe}
 	p, err := parsePatternInto(&id.pat, buf, cloneString(s), r.constraints.lookup)
 	if err != nil {
-		r.segs = buf
 		return nil, err
 	}
 	p.loc = loc
@@ -284,7 +283,6 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 		}
 	})
 	if conflict != nil {
-		r.segs = buf
 		return nil, conflict
 	}
 	for _, seg := range p.segments() {
