@@ -73,8 +73,12 @@ func Param(r *http.Request, name string) string {
 	var ok bool
 	if nsegs := int(l.nsegs); !l.tail && idx >= nsegs/2 {
 		// Optimization: the path has exactly nsegs segments, and this
-		// one is closer to the end.
-		v, ok = segmentFromEnd(p, nsegs-1-idx)
+		// one is closer to the end; most often it is the last.
+		if k := nsegs - 1 - idx; k == 0 {
+			v, ok = lastSegment(p)
+		} else {
+			v, ok = segmentFromEnd(p, k)
+		}
 	} else {
 		v, ok = segmentAt(p, idx, l.multi && i == len(l.vars)-1)
 	}
@@ -143,39 +147,46 @@ func lookupValue(pat, p, name string) (string, bool) {
 // segmentAt returns the raw segment at index idx of path p, or with multi
 // the rest of the path from that segment on.
 //
-// Optimization: one pass over p finds both slashes around the segment,
-// eight bytes at a time (see slashMask), where a search for the first and
-// then strings.IndexByte for the second would pay for a call to find a
-// segment a few bytes long.
+// Optimization: p is read eight bytes at a time (see slashMask). A word
+// with no more slashes than are still to pass is passed whole, by the
+// count of its slashes, so finding a segment costs a few steps per word
+// rather than a few per segment; only in the word that holds the slash
+// that starts the segment are slashes passed one by one.
 func segmentAt(p string, idx int, multi bool) (string, bool) {
 	if p == "" || p[0] != '/' {
 		return "", false
 	}
-	// Invariant: k is the number of slashes still to pass before the one
-	// that starts segment idx; once that one is found, at start, k is -1
-	// and the next slash ends the segment.
-	k, start := idx, 0
+	// Invariant: until start is found, k is the number of slashes still
+	// to pass before the one that starts segment idx; then start is the
+	// segment's first byte, and the next slash ends it.
+	k, start := idx, -1
 	i := 0
 	for ; i+8 <= len(p); i += 8 {
-		for m := slashMask(word(p, i)); m != 0; m &= m - 1 {
+		m := slashMask(word(p, i))
+		if start < 0 {
+			if c := slashCount(m); k >= c {
+				k -= c
+				continue
+			}
+			for ; k > 0; k-- {
+				m &= m - 1
+			}
 			j := i + bits.TrailingZeros64(m)/8
-			if k < 0 {
-				return p[start:j], true
+			if multi {
+				return p[j+1:], true
 			}
-			if k == 0 {
-				if multi {
-					return p[j+1:], true
-				}
-				start = j + 1
-			}
-			k--
+			start = j + 1
+			m &= m - 1
+		}
+		if m != 0 {
+			return p[start : i+bits.TrailingZeros64(m)/8], true
 		}
 	}
 	for ; i < len(p); i++ {
 		if p[i] != '/' {
 			continue
 		}
-		if k < 0 {
+		if start >= 0 {
 			return p[start:i], true
 		}
 		if k == 0 {
@@ -186,7 +197,7 @@ func segmentAt(p string, idx int, multi bool) (string, bool) {
 		}
 		k--
 	}
-	if k >= 0 {
+	if start < 0 {
 		return "", false
 	}
 	return p[start:], true
@@ -195,35 +206,42 @@ func segmentAt(p string, idx int, multi bool) (string, bool) {
 // segmentFromEnd returns the raw segment of path p that has k segments
 // after it.
 //
-// Optimization: as segmentAt, one pass from the end finds both slashes
-// around the segment, where strings.LastIndexByte would look at one byte
-// at a time.
+// Optimization: as segmentAt, from the end: a word is passed whole by the
+// count of its slashes while it has no more than are still to pass.
 func segmentFromEnd(p string, k int) (string, bool) {
-	// Invariant: k is the number of slashes still to pass before the one
-	// that ends the segment; once that one is found, at end, k is -1 and
-	// the next slash, going back, starts the segment.
-	end := len(p)
+	// Invariant: until end is found, k is the number of slashes still to
+	// pass, going back, before the one that ends the segment (none if
+	// the segment is the last); then end is where the segment ends, and
+	// the next slash going back starts it.
+	end := -1
+	if k == 0 {
+		end = len(p)
+	}
 	k--
 	i := len(p)
 	for ; i >= 8; i -= 8 {
-		for m := slashMask(word(p, i-8)); m != 0; {
+		m := slashMask(word(p, i-8))
+		if end < 0 {
+			if c := slashCount(m); k >= c {
+				k -= c
+				continue
+			}
+			for ; k > 0; k-- {
+				m &^= 1 << (63 - bits.LeadingZeros64(m))
+			}
 			top := 63 - bits.LeadingZeros64(m)
-			j := i - 8 + top/8
-			if k < 0 {
-				return p[j+1 : end], true
-			}
-			if k == 0 {
-				end = j
-			}
-			k--
+			end = i - 8 + top/8
 			m &^= 1 << top
+		}
+		if m != 0 {
+			return p[i-8+(63-bits.LeadingZeros64(m))/8+1 : end], true
 		}
 	}
 	for i--; i >= 0; i-- {
 		if p[i] != '/' {
 			continue
 		}
-		if k < 0 {
+		if end >= 0 {
 			return p[i+1 : end], true
 		}
 		if k == 0 {
@@ -234,16 +252,44 @@ func segmentFromEnd(p string, k int) (string, bool) {
 	return "", false
 }
 
+// lastSegment returns the segment of p after its last slash, as
+// segmentFromEnd(p, 0) does, or false if p has none.
+//
+// Optimization: the segment of most wildcards that Param finds from the
+// end is the last, which needs none of segmentFromEnd's counting.
+func lastSegment(p string) (string, bool) {
+	i := len(p)
+	for ; i >= 8; i -= 8 {
+		if m := slashMask(word(p, i-8)); m != 0 {
+			return p[i-8+(63-bits.LeadingZeros64(m))/8+1:], true
+		}
+	}
+	for i--; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:], true
+		}
+	}
+	return "", false
+}
+
 // Optimization: segmentAt and segmentFromEnd count the slashes of a path
 // eight bytes at a time. For each word they compute a mask with the high
-// bit set in exactly the bytes that are '/', and count its bits down to
-// the slashes wanted. A value among twenty segments is found in a few
-// words instead of one IndexByte call per segment.
+// bit set in exactly the bytes that are '/', and count its bits. A value
+// among twenty segments is found in a few words instead of one IndexByte
+// call per segment.
 
 const (
 	slashes = 0x2f2f2f2f2f2f2f2f // '/' in every byte
 	low7    = 0x7f7f7f7f7f7f7f7f
 )
+
+// slashCount returns the number of bits of m, a mask from slashMask.
+//
+// Optimization: bits.OnesCount64 compiles, below GOAMD64=v2, to a check
+// of the CPU and a call for CPUs without the instruction, which costs its
+// caller a stack frame; a mask has at most one bit in each byte, the high
+// one, so one multiplication sums them into the top byte.
+func slashCount(m uint64) int { return int((m >> 7) * 0x0101010101010101 >> 56) }
 
 // slashMask returns the high bit of every byte of w that is '/'.
 //

@@ -68,8 +68,8 @@ func randomPath(rng *rand.Rand, max int) string {
 	return string(b)
 }
 
-// TestSegmentOracle checks segmentAt and segmentFromEnd against their
-// simple versions on random paths, at every index.
+// TestSegmentOracle checks segmentAt, segmentFromEnd and lastSegment
+// against the simple versions on random paths, at every index.
 func TestSegmentOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
@@ -86,6 +86,11 @@ func TestSegmentOracle(t *testing.T) {
 			want, wantOK := segmentFromEndSimple(p, k)
 			if got != want || gotOK != wantOK {
 				t.Fatalf("segmentFromEnd(%q, %d) = %q, %v; want %q, %v", p, k, got, gotOK, want, wantOK)
+			}
+			if k == 0 {
+				if got, gotOK := lastSegment(p); got != want || gotOK != wantOK {
+					t.Fatalf("lastSegment(%q) = %q, %v; want %q, %v", p, got, gotOK, want, wantOK)
+				}
 			}
 		}
 	}
