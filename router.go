@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // A Router is an HTTP request multiplexer. It matches the method, host and
@@ -45,6 +46,9 @@ type Router struct {
 	// segs is a buffer for check to parse a pattern's segments into; see
 	// there.
 	segs *[]segment
+	// patternBlock is the block of memory that copyPattern packs the
+	// copies of r's patterns into.
+	patternBlock []byte
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
@@ -270,7 +274,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	}
 	r.segs = nil
 	id := &ident{kind: identServe}
-	p, err := parsePatternInto(&id.pat, buf, cloneString(s), r.constraints.lookup)
+	p, err := parsePatternInto(&id.pat, buf, r.copyPattern(s), r.constraints.lookup)
 	if err != nil {
 		return nil, err
 	}
@@ -299,6 +303,34 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	}
 	return id, nil
 }
+
+// copyPattern returns a copy of the pattern s for the
+// identity of a route of r, whose lock is held. Its bytes are r's alone,
+// so its first byte's address tells the identity apart (see ident.go).
+//
+// Optimization: the copies are packed into blocks that r allocates,
+// instead of one allocation each, rounded up to a size class. A block is
+// twice as large as the last, from minPatternBlock to maxPatternBlock
+// bytes, so a router of a few routes keeps little room unused. A copy's
+// bytes are never written again: blocks are only appended to.
+func (r *Router) copyPattern(s string) string {
+	if s == "" {
+		return cloneString(s) // not a pattern; parsing it fails
+	}
+	if cap(r.patternBlock)-len(r.patternBlock) < len(s) {
+		size := min(max(2*cap(r.patternBlock), minPatternBlock), maxPatternBlock)
+		r.patternBlock = make([]byte, 0, max(size, len(s)))
+	}
+	i := len(r.patternBlock)
+	r.patternBlock = append(r.patternBlock, s...)
+	return unsafe.String(&r.patternBlock[i], len(s))
+}
+
+// The sizes of the blocks copyPattern allocates.
+const (
+	minPatternBlock = 256
+	maxPatternBlock = 16 << 10
+)
 
 // add adds the route whose identity id check made, registered through g, to
 // r and to c's table; r's lock is held.
