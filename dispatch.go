@@ -38,7 +38,7 @@ import (
 // Optimization: this is the common case of resolve, without a verdict or
 // a query to fill.
 func (t *table) servedRoute(req *http.Request) *route {
-	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && id.route < len(t.routes) &&
+	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && int(id.route) < len(t.routes) &&
 		(id.kind == identServe || id.kind == identThrough) {
 		return t.routes[id.route]
 	}
@@ -55,7 +55,7 @@ func (t *table) servedRoute(req *http.Request) *route {
 // router's own answers (they are worked out for the path as it finds it),
 // never the route.
 func (t *table) resolve(req *http.Request, q *query) verdict {
-	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && id.route < len(t.routes) {
+	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && int(id.route) < len(t.routes) {
 		switch id.kind {
 		case identServe, identThrough:
 			return verdict{kind: verdictServe, rt: t.routes[id.route]}

@@ -21,6 +21,8 @@
 //     pattern with no method matches every method; a GET pattern also
 //     matches HEAD requests.
 //   - HOST, if present, must equal the request's host (its port stripped).
+//     The method, the blanks after it and the host may take at most 65535
+//     bytes; ServeMux has no such limit, and a longer one is rejected.
 //   - PATH is made of segments separated by '/'. A literal segment matches
 //     itself after unescaping, so "/%61" matches "/a".
 //   - {name} matches one whole segment, {name...} the rest of the path

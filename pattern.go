@@ -125,9 +125,10 @@ type pattern struct {
 	loc    location // where the pattern was registered, for conflict messages
 
 	// Optimization: the method and the host are parts of str, kept as
-	// their bounds, so that a pattern is 16 bytes smaller: the
-	// method is str[:methodEnd], the host str[hostStart:hostEnd].
-	methodEnd, hostStart, hostEnd uint32
+	// their bounds, so that a pattern is 24 bytes smaller: the method is
+	// str[:methodEnd], the host str[hostStart:hostEnd]. The method and
+	// host of a pattern take at most maxPatternHost bytes.
+	methodEnd, hostStart, hostEnd uint16
 
 	// compact is set on a pattern whose segments are the path of str split
 	// at its slashes, read as they are written (see splitPath): no
@@ -135,6 +136,10 @@ type pattern struct {
 	// segments; see settle.
 	compact bool
 }
+
+// maxPatternHost is the most bytes that the method and host of a pattern,
+// with the blanks between them, may take.
+const maxPatternHost = math.MaxUint16
 
 // newPattern returns a new, empty pattern with room for n segments.
 //
@@ -408,9 +413,6 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 			return fail("invalid method %q", method)
 		}
 	}
-	if uint64(len(s)) > math.MaxUint32 {
-		return fail("pattern longer than %d bytes", uint32(math.MaxUint32))
-	}
 	i := strings.IndexByte(rest, '/')
 	if i < 0 {
 		return fail("host/path missing /")
@@ -424,10 +426,13 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 	} else {
 		p = newPattern(strings.Count(rest[i:], "/"))
 	}
-	p.str, p.methodEnd = s, uint32(len(method))
 	host := rest[:i]
-	p.hostStart = uint32(len(s) - len(rest))
-	p.hostEnd = p.hostStart + uint32(i)
+	if hostEnd := len(s) - len(rest) + i; hostEnd > maxPatternHost {
+		return fail("method and host longer than %d bytes", maxPatternHost)
+	}
+	p.str, p.methodEnd = s, uint16(len(method))
+	p.hostStart = uint16(len(s) - len(rest))
+	p.hostEnd = p.hostStart + uint16(i)
 	rest = rest[i:]
 	if j := strings.IndexByte(host, '{'); j >= 0 {
 		off += j

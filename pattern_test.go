@@ -101,6 +101,8 @@ func TestParsePatternErrors(t *testing.T) {
 		{"/{x:[a-z}", 4, "invalid regexp"},
 		{"/{x...:int}", 7, "cannot have a constraint"},
 		{"/{x:int...}", 4, "cannot have a constraint"},
+		{"GET " + strings.Repeat("h", maxPatternHost-3) + "/", 4, "method and host longer than 65535 bytes"},
+		{strings.Repeat("h", maxPatternHost+1) + "/", 0, "method and host longer than 65535 bytes"},
 	} {
 		_, err := parsePattern(tt.in, builtinLookup)
 		var perr *PatternError
@@ -112,6 +114,19 @@ func TestParsePatternErrors(t *testing.T) {
 		if !strings.HasPrefix(msg, "cairn: ") || !strings.Contains(msg, tt.contain) || perr.Offset != tt.offset {
 			t.Errorf("%q: got %q (offset %d), want offset %d and %q", tt.in, msg, perr.Offset, tt.offset, tt.contain)
 		}
+	}
+}
+
+// TestLongHost checks that a method and host of maxPatternHost bytes, the
+// most a pattern keeps the bounds of, are read back whole.
+func TestLongHost(t *testing.T) {
+	method, host := "GET", strings.Repeat("h", maxPatternHost-4)
+	p, err := parsePattern(method+" "+host+"/{x}", builtinLookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.method() != method || p.host() != host || p.path() != "/{x}" {
+		t.Errorf("got method %q, a host of %d bytes and path %q", p.method(), len(p.host()), p.path())
 	}
 }
 
