@@ -163,7 +163,7 @@ func (tw *treeWriter) writeNode(n *lookupNode, depth int, indent string) {
 	for _, c := range n.constrained() {
 		children = append(children, c.node)
 	}
-	for _, c := range []*lookupNode{n.wild, n.multi} {
+	for _, c := range []*lookupNode{n.wild, n.multi()} {
 		if c != nil {
 			children = append(children, c)
 		}

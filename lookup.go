@@ -39,31 +39,31 @@ import (
 )
 
 // lookupNode is a node of the lookup tree.
+//
+// Optimization: a node is 48 bytes. Which change may modify a node is known
+// to the change (see change.own), not kept in the node.
 type lookupNode struct {
-	// edit is the change that made the node, the only one that may
-	// modify it (see update.go).
-	edit *editToken
-
 	// Optimization: literal children are found by their first byte, then
 	// compared whole; large sets use a map instead (see nodeMore).
 	// Invariant: lits is sorted by key, so keys with the same first byte
 	// are adjacent.
-	lits  []litChild
-	wild  *lookupNode
-	multi *lookupNode
-	leaf  *leaf // nil if no route ends here
+	lits []litChild
+	wild *lookupNode
+	leaf *leaf // nil if no route ends here
 
 	// Optimization: what only some nodes have is kept apart, so that a
-	// node is 64 bytes instead of 96: a route with a wildcard ends two
+	// node is 48 bytes instead of 104: a route with a wildcard ends two
 	// nodes below its last literal's parent, and most nodes have neither
-	// constrained children, nor claims, nor many literal children. more
-	// is nil for such nodes; only the change that owns the node sets it
-	// (see mut).
+	// a multi, nor constrained children, nor claims, nor many literal
+	// children. more is nil for such nodes; only the change that owns the
+	// node sets it (see mut).
 	more *nodeMore
 }
 
 // nodeMore holds the parts of a lookupNode that most nodes lack.
 type nodeMore struct {
+	multi *lookupNode // the {name...} child, or the one of a pattern that ends in a slash
+
 	// With more than maxScannedFirst literal children, litIndex[b] is one
 	// more than the index of the first key that starts with b, or 0 if
 	// none does, and first bytes are not scanned. A node with a litMap
@@ -77,6 +77,22 @@ type nodeMore struct {
 	claims bool       // some node from here down has a claim
 
 	litSlash bool // some key of lits holds a '/' (the pattern wrote %2F)
+}
+
+// multi returns n's multi child, or nil.
+func (n *lookupNode) multi() *lookupNode {
+	if n.more == nil {
+		return nil
+	}
+	return n.more.multi
+}
+
+// multiLeaf returns the leaf of n's multi child, or nil.
+func (n *lookupNode) multiLeaf() *leaf {
+	if n.more == nil || n.more.multi == nil {
+		return nil
+	}
+	return n.more.multi.leaf
 }
 
 // litIndex returns the index of n's literal children by first byte, or nil.
@@ -532,8 +548,8 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 			}
 		}
 	}
-	if n.multi != nil && n.multi.leaf != nil {
-		return n.multi.leaf.route(q)
+	if ml := n.multiLeaf(); ml != nil {
+		return ml.route(q)
 	}
 	return nil
 }
@@ -569,7 +585,7 @@ func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet, m *co
 			n.wild.allowed(rest, slash, escaped, acc, m)
 		}
 	}
-	if n.multi != nil && n.multi.leaf != nil {
-		acc.add(n.multi.leaf)
+	if ml := n.multiLeaf(); ml != nil {
+		acc.add(ml)
 	}
 }

@@ -162,8 +162,8 @@ func (n *lookupNode) lookupTryAll(p string, q *query) *route {
 			}
 		}
 	}
-	if n.multi != nil && n.multi.leaf != nil {
-		return n.multi.leaf.route(q)
+	if ml := n.multiLeaf(); ml != nil {
+		return ml.route(q)
 	}
 	return nil
 }

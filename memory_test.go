@@ -18,7 +18,7 @@ func TestStructSizes(t *testing.T) {
 	}{
 		{"route", unsafe.Sizeof(route{}), 64},
 		{"leaf", unsafe.Sizeof(leaf{}), 48},
-		{"lookupNode", unsafe.Sizeof(lookupNode{}), 64},
+		{"lookupNode", unsafe.Sizeof(lookupNode{}), 48},
 		{"pattern", unsafe.Sizeof(pattern{}), 40},
 		{"segment", unsafe.Sizeof(segment{}), 24},
 		{"ident", unsafe.Sizeof(ident{}), 64}, // with its pattern

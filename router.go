@@ -220,7 +220,7 @@ func (r *Router) init() {
 // it modifies a copy, which commit publishes.
 func (r *Router) change() *change {
 	if r.table.Load() == nil {
-		return &change{edit: r.edit, t: r.tab}
+		return &change{edit: r.edit, t: r.tab, inPlace: true}
 	}
 	t := *r.tab
 	return &change{edit: new(editToken), t: &t}

@@ -119,7 +119,7 @@ type table struct {
 func newTable(id uint64, edit *editToken) *table {
 	return &table{
 		id:      id,
-		noHost:  &hostTree{edit: edit, root: &lookupNode{edit: edit}},
+		noHost:  &hostTree{edit: edit, root: new(lookupNode)},
 		methods: &methodIndex{edit: edit},
 		cfg:     defaultConfig(),
 		allow:   &allowCache{},

@@ -180,8 +180,8 @@ func (n *lookupNode) eachOverlapping(segs []segment, f func(*route)) {
 		c.node.eachOverlapping(rest, f)
 	}
 	n.wild.eachOverlapping(rest, f)
-	if n.multi != nil {
-		n.multi.leaf.each(f)
+	if m := n.multi(); m != nil {
+		m.leaf.each(f)
 	}
 }
 
@@ -197,7 +197,7 @@ func (n *lookupNode) each(f func(*route)) {
 		c.node.each(f)
 	}
 	n.wild.each(f)
-	n.multi.each(f)
+	n.multi().each(f)
 }
 
 // eachLiteral calls f for every literal child of n and its key, in the
@@ -277,7 +277,7 @@ func (n *lookupNode) firstClaim() *groupNode {
 		g = n.wild.firstClaim()
 	}
 	if g == nil {
-		g = n.multi.firstClaim()
+		g = n.multi().firstClaim()
 	}
 	return g
 }
@@ -292,7 +292,7 @@ func (n *lookupNode) find(segs []segment) *lookupNode {
 		case s.kind() == segLiteral:
 			n = n.child(s.s)
 		case s.kind() == segMulti:
-			n = n.multi
+			n = n.multi()
 		case s.constrainedBy() == nil:
 			n = n.wild
 		default:

@@ -43,9 +43,9 @@ func dumpNode(b *strings.Builder, n *lookupNode, depth int) {
 		fmt.Fprintf(b, "%s{}\n", indent)
 		dumpNode(b, n.wild, depth+1)
 	}
-	if n.multi != nil {
+	if n.multi() != nil {
 		fmt.Fprintf(b, "%s{...}\n", indent)
-		dumpNode(b, n.multi, depth+1)
+		dumpNode(b, n.multi(), depth+1)
 	}
 }
 
@@ -145,7 +145,7 @@ func countNodes(n *lookupNode) int {
 	for _, k := range n.constrained() {
 		c += countNodes(k.node)
 	}
-	return c + countNodes(n.wild) + countNodes(n.multi)
+	return c + countNodes(n.wild) + countNodes(n.multi())
 }
 
 // TestLongPaths checks that very long paths and paths with very many

@@ -16,11 +16,12 @@ package cairn
 //
 // Before a router serves its first request no lookup can read its table, so
 // copying would be waste: until then every change modifies the table in
-// place. Nodes record the change that made them (an editToken); a change
-// may modify the nodes it made, and copies the others. The router uses one
-// token for every change before the first request, and a new token for
-// each change after it, so that the published nodes, made under an older
-// token, are never modified again.
+// place. A change after it may modify the nodes it made, which it keeps in
+// a set, and copies the others, so that published nodes are never modified
+// again. The other parts of a table (host trees, string maps, the method
+// index) record the change that made them instead, as an editToken: the
+// router uses one token for every change before the first request, and a
+// new token for each change after it.
 
 import (
 	"slices"
@@ -31,19 +32,41 @@ import (
 type change struct {
 	edit *editToken
 	t    *table // the table being made: the router's own before it serves, a copy after
+	// inPlace is set for a change before the router serves, which may
+	// modify every node of the table: no lookup reads them yet.
+	inPlace bool
+	// made holds the nodes that a change after the router serves made,
+	// the only ones it may modify; the others, which lookups may be
+	// reading, it copies.
+	made map[*lookupNode]struct{}
 }
 
 // own returns n, or a copy of it that c may modify, or a new node if n is
 // nil.
+//
+// Optimization: a node does not record the change that made it (a node is
+// 48 bytes instead of 64); a change before the router serves owns them
+// all, and a later one, which copies the few on the path of one pattern,
+// keeps the copies in a set.
 func (c *change) own(n *lookupNode) *lookupNode {
-	if n == nil {
-		return &lookupNode{edit: c.edit}
-	}
-	if n.edit == c.edit {
+	if c.inPlace {
+		if n == nil {
+			n = new(lookupNode)
+		}
 		return n
 	}
-	m := *n
-	m.edit = c.edit
+	if _, ok := c.made[n]; ok && n != nil {
+		return n
+	}
+	m := new(lookupNode)
+	if c.made == nil {
+		c.made = make(map[*lookupNode]struct{})
+	}
+	c.made[m] = struct{}{}
+	if n == nil {
+		return m
+	}
+	*m = *n
 	m.lits = slices.Clone(n.lits)
 	if n.more != nil {
 		more := *n.more
@@ -58,7 +81,7 @@ func (c *change) own(n *lookupNode) *lookupNode {
 		}
 		m.more = &more
 	}
-	return &m
+	return m
 }
 
 // hostTree returns the host tree of host in c's table, owned by c, creating
@@ -157,7 +180,9 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 			ln.setLiteral(c, s.s, child)
 		}
 	case s.kind() == segMulti:
-		ln.multi = c.update(ht, ln.multi, rest, rt, claim, "")
+		if m := c.update(ht, ln.multi(), rest, rt, claim, ""); m != ln.multi() {
+			ln.mut().multi = m
+		}
 	case s.constrainedBy() == nil:
 		ln.wild = c.update(ht, ln.wild, rest, rt, claim, "")
 	default:

@@ -96,9 +96,9 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 		fmt.Fprintf(b, "%s{}\n", indent)
 		dumpLookupNode(b, n.wild, depth+1)
 	}
-	if n.multi != nil {
+	if n.multi() != nil {
 		fmt.Fprintf(b, "%s{...}\n", indent)
-		dumpLookupNode(b, n.multi, depth+1)
+		dumpLookupNode(b, n.multi(), depth+1)
 	}
 }
 

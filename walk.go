@@ -44,7 +44,8 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			rt := n.leaf.route(q)
 			return rt, rt != nil || !alt
 		}
-		multi := n.multi != nil && n.multi.leaf != nil
+		ml := n.multiLeaf()
+		multi := ml != nil
 		if len(p) == 1 {
 			// The trailing slash: {$}, else the multi.
 			q.steps++
@@ -54,7 +55,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 				continue
 			}
 			if multi {
-				rt := n.multi.leaf.route(q)
+				rt := ml.route(q)
 				return rt, rt != nil || !alt
 			}
 			return nil, !alt
@@ -134,7 +135,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			continue
 		}
 		if multi {
-			rt := n.multi.leaf.route(q)
+			rt := ml.route(q)
 			return rt, rt != nil || !alt
 		}
 		return nil, !alt
