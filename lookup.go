@@ -199,14 +199,37 @@ type leaf struct {
 	// than 255 routes. Optimization: route
 	// sends such leaves down a separate path, keeping the common one short.
 	versioned bool
-	// Optimization: the first route of routes is kept here, so that a leaf
-	// with one explicit method, most leaves, is one allocation. It comes
-	// before routes, and byVerb and versioned first, so that finding a
-	// route reads the first 24 bytes of the leaf: three in four leaves of
-	// 48 bytes have them in one cache line.
-	first  [1]*route
-	routes []*route // the routes of explicit methods, sorted by method
-	any    *route   // the method-less route
+	// The routes of explicit methods, sorted by method (see explicit):
+	// first is the first of them, and more, when there are several, all
+	// of them.
+	//
+	// Optimization: a leaf with one explicit method, most leaves, is one
+	// allocation of 32 bytes, with the route in it; a leaf with several
+	// keeps the slice of their routes apart. byVerb, versioned and first
+	// come first, so that finding the route of a leaf of one method reads
+	// its first 16 bytes.
+	first [1]*route
+	more  *[]*route
+	any   *route // the method-less route
+}
+
+// explicit returns the routes of l's explicit methods, sorted by method.
+func (l *leaf) explicit() []*route {
+	switch {
+	case l.more != nil:
+		return *l.more
+	case l.first[0] != nil:
+		return l.first[:]
+	}
+	return nil
+}
+
+// at returns the route with index i in l.explicit().
+func (l *leaf) at(i int) *route {
+	if i == 0 {
+		return l.first[0]
+	}
+	return (*l.more)[i]
 }
 
 // route returns the route of l for q, or nil: the route with exactly q's
@@ -220,7 +243,7 @@ func (l *leaf) route(q *query) *route {
 	if q.verb != 0 {
 		return l.routeVerb(q.verb)
 	}
-	for _, rt := range l.routes {
+	for _, rt := range l.explicit() {
 		if rt.id.pat.method() == q.method {
 			return rt
 		}
@@ -232,7 +255,7 @@ func (l *leaf) route(q *query) *route {
 // method has verb v, not 0.
 func (l *leaf) routeVerb(v verb) *route {
 	if i := l.byVerb[v-1]; i != 0 {
-		return l.routes[i-1]
+		return l.at(int(i) - 1)
 	}
 	if v == verbHead {
 		if rt := l.getRoute(); rt != nil {
@@ -245,11 +268,11 @@ func (l *leaf) routeVerb(v verb) *route {
 // getRoute returns the GET route of l, or nil.
 func (l *leaf) getRoute() *route {
 	if i := l.byVerb[verbGet-1]; i != 0 {
-		return l.routes[i-1]
+		return l.at(int(i) - 1)
 	}
-	if len(l.routes) > 255 {
+	if routes := l.explicit(); len(routes) > 255 {
 		// byVerb indexes only the first 255.
-		for _, rt := range l.routes {
+		for _, rt := range routes {
 			if rt.id.pat.method() == http.MethodGet {
 				return rt
 			}
@@ -297,7 +320,7 @@ func verbOf(m string) verb {
 
 // routeVersioned is route for a leaf with versioned routes.
 func (l *leaf) routeVersioned(q *query) *route {
-	for _, rt := range l.routes {
+	for _, rt := range l.explicit() {
 		if rt.id.pat.method() == q.method {
 			if rt := q.pick(rt); rt != nil {
 				return rt
@@ -383,16 +406,21 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 		case "":
 			l.any = rt
 		default:
-			if l.routes == nil {
-				l.first[0] = rt
-				l.routes = l.first[:]
-			} else {
-				l.routes = append(l.routes, rt)
+			var n int
+			switch {
+			case l.first[0] == nil:
+				l.first[0], n = rt, 1
+			case l.more == nil:
+				l.more = &[]*route{l.first[0], rt}
+				n = 2
+			default:
+				*l.more = append(*l.more, rt)
+				n = len(*l.more)
 			}
-			if len(l.routes) > 255 {
+			if n > 255 {
 				l.versioned = true
 			} else if v := verbOf(m); v != 0 {
-				l.byVerb[v-1] = uint8(len(l.routes))
+				l.byVerb[v-1] = uint8(n)
 			}
 			mi.bit(m) // for allowSet.add
 		}
@@ -407,7 +435,8 @@ func (l *leaf) all() []*route {
 		return nil
 	}
 	var all []*route
-	for _, rt := range append(l.routes[:len(l.routes):len(l.routes)], l.any) {
+	routes := l.explicit()
+	for _, rt := range append(routes[:len(routes):len(routes)], l.any) {
 		switch {
 		case rt == nil:
 		case rt.versions() != nil:

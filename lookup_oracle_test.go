@@ -41,13 +41,13 @@ func TestLeafVerbOracle(t *testing.T) {
 // routeByName is leaf.route for an unversioned leaf, comparing method
 // names: the simple version of finding the route by verb.
 func routeByName(l *leaf, method string) *route {
-	for _, rt := range l.routes {
+	for _, rt := range l.explicit() {
 		if rt.id.pat.method() == method {
 			return rt
 		}
 	}
 	if method == http.MethodHead {
-		for _, rt := range l.routes {
+		for _, rt := range l.explicit() {
 			if rt.id.pat.method() == http.MethodGet {
 				return rt
 			}

@@ -17,7 +17,7 @@ func TestStructSizes(t *testing.T) {
 		size, max uintptr
 	}{
 		{"route", unsafe.Sizeof(route{}), 64},
-		{"leaf", unsafe.Sizeof(leaf{}), 48},
+		{"leaf", unsafe.Sizeof(leaf{}), 32},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 48},
 		{"pattern", unsafe.Sizeof(pattern{}), 40},
 		{"segment", unsafe.Sizeof(segment{}), 24},

@@ -260,7 +260,7 @@ type allowSet struct {
 
 // add adds the methods of l.
 func (a *allowSet) add(l *leaf) {
-	for _, rt := range l.routes {
+	for _, rt := range l.explicit() {
 		a.set = a.set.with(a.methods.bitOf(rt.id.pat.method()))
 		if a.names != nil {
 			a.names = append(a.names, rt.id.pat.method())

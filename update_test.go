@@ -105,7 +105,7 @@ func dumpLookupNode(b *strings.Builder, n *lookupNode, depth int) {
 // describeLeaf describes the routes of l.
 func describeLeaf(l *leaf) string {
 	var parts []string
-	for _, rt := range l.routes {
+	for _, rt := range l.explicit() {
 		parts = append(parts, rt.id.pat.method()+" "+rt.id.pat.str)
 	}
 	if l.any != nil {
