@@ -83,7 +83,7 @@ type ident struct {
 	// parsed pattern; one of another kind holds only the string.
 	//
 	// Optimization: a route's pattern is part of its identity, so that
-	// the two are one allocation of 64 bytes instead of two of 48. The
+	// the two are one allocation of 64 bytes instead of two. The
 	// layout comes first, so that Param reads it and the key from the
 	// first 24 bytes.
 	pat   pattern
@@ -178,7 +178,9 @@ var deletedIdent = &ident{}
 // slot returns the first slot to probe for key.
 func (sl *identSlots) slot(key *byte) uintptr {
 	// Fibonacci hashing: the multiplication spreads the pointer's bits,
-	// whose low ones are always zero, to the top ones kept.
+	// whose low ones vary little (most keys are a few bytes apart in a
+	// router's blocks of patterns, or aligned allocations), to the top
+	// ones kept.
 	return uintptr(uint64(uintptr(unsafe.Pointer(key)))*0x9E3779B97F4A7C15) >> sl.shift
 }
 

@@ -185,13 +185,13 @@ const (
 
 // A leaf holds the routes that end at a node, by method.
 //
-// Optimization: a leaf is 48 bytes. What a lookup does not read is worked
+// Optimization: a leaf is 32 bytes. What a lookup does not read is worked
 // out when needed: the GET route, which also answers HEAD, from byVerb
 // (see getRoute), and the set of methods, for Allow, from the methods of
-// routes (see allowSet.add).
+// its routes (see allowSet.add).
 type leaf struct {
-	// byVerb[v-1] is one more than the index in routes of the route for
-	// the method with verb v, or 0 if there is none. A leaf with more
+	// byVerb[v-1] is one more than the index in explicit() of the route
+	// for the method with verb v, or 0 if there is none. A leaf with more
 	// than 255 routes is marked versioned instead, so that route takes
 	// the path that compares method names.
 	byVerb [numVerbs - 1]uint8

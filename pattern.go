@@ -119,8 +119,8 @@ type pattern struct {
 	// parsed points to the segments of the path, unless the pattern is
 	// compact; read them with segments, segmentsIn or segment.
 	//
-	// Optimization: a pointer, so that a pattern is 48 bytes instead of
-	// 64; most patterns keep no segments (see settle).
+	// Optimization: a pointer, so that a pattern is 40 bytes instead of
+	// 56; most patterns keep no segments (see settle).
 	parsed *[]segment
 	loc    location // where the pattern was registered, for conflict messages
 

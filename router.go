@@ -311,15 +311,17 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 // Optimization: the copies are packed into blocks that r allocates,
 // instead of one allocation each, rounded up to a size class. A block is
 // twice as large as the last, from minPatternBlock to maxPatternBlock
-// bytes, so a router of a few routes keeps little room unused. A copy's
-// bytes are never written again: blocks are only appended to.
+// bytes, so a router of a few routes keeps little room unused; a pattern
+// longer than that has an allocation of its own. A copy's bytes are never
+// written again: blocks are only appended to.
 func (r *Router) copyPattern(s string) string {
-	if s == "" {
-		return cloneString(s) // not a pattern; parsing it fails
+	if s == "" || len(s) > maxPatternBlock {
+		// Not a pattern, whose parsing fails; or a long one.
+		return cloneString(s)
 	}
 	if cap(r.patternBlock)-len(r.patternBlock) < len(s) {
 		size := min(max(2*cap(r.patternBlock), minPatternBlock), maxPatternBlock)
-		r.patternBlock = make([]byte, 0, max(size, len(s)))
+		r.patternBlock = make([]byte, 0, size)
 	}
 	i := len(r.patternBlock)
 	r.patternBlock = append(r.patternBlock, s...)
