@@ -241,9 +241,9 @@ func (rt *route) exact(p string, slash bool) bool {
 		return true
 	}
 	if slash {
-		return int(rt.nsegs) == strings.Count(p, "/")+1
+		return int(rt.id.l.nsegs) == strings.Count(p, "/")+1
 	}
-	return strings.HasSuffix(p, "/") && int(rt.nsegs) == strings.Count(p, "/")
+	return strings.HasSuffix(p, "/") && int(rt.id.l.nsegs) == strings.Count(p, "/")
 }
 
 // location returns the Location of a redirect of req to v.target. It is

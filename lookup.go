@@ -445,7 +445,7 @@ func (l *leaf) all() []*route {
 			all = append(all, rt)
 		}
 	}
-	slices.SortFunc(all, func(a, b *route) int { return cmp.Compare(a.index, b.index) })
+	slices.SortFunc(all, func(a, b *route) int { return cmp.Compare(a.index(), b.index()) })
 	return all
 }
 

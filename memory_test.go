@@ -16,7 +16,7 @@ func TestStructSizes(t *testing.T) {
 		name      string
 		size, max uintptr
 	}{
-		{"route", unsafe.Sizeof(route{}), 64},
+		{"route", unsafe.Sizeof(route{}), 48},
 		{"leaf", unsafe.Sizeof(leaf{}), 32},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 48},
 		{"pattern", unsafe.Sizeof(pattern{}), 40},

@@ -147,7 +147,7 @@ func (m *mounted) attach(r *Router, rt *route, id *ident) {
 	// The values of the stripped pattern are path values: its layout
 	// lists the wildcards of the prefix, which the multi does not add to.
 	l := &layout{vars: m.prefix.vars, version: rt.version(), stripped: true}
-	m.stripped = newIdent(p.str, l, r.id, int(rt.index), identStripped)
+	m.stripped = newIdent(p.str, l, r.id, rt.index(), identStripped)
 }
 
 // strippedRequest is a request and its URL, allocated together.
@@ -218,7 +218,7 @@ func (m *mounted) throughFor(id *ident) *ident {
 		return tid.(*ident)
 	}
 	full := joinMounted(&m.route.id.pat, id.pat.str)
-	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, int(m.route.index), identThrough)
+	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.r.id, m.route.index(), identThrough)
 	m.r.addIdents(tid)
 	m.throughIDs.Store(id, tid)
 	return tid

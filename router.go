@@ -55,6 +55,7 @@ type Router struct {
 	tab        *table        // the newest table, published once the router serves
 	edit       *editToken    // the token of the changes before the first request
 	none       *verdictEntry // what Handler returns when no route matches
+	base       *groupNode    // the group of the routes registered through no group: no middleware
 
 	table        atomic.Pointer[table] // the published table; nil until the first request
 	noPathValues atomic.Bool           // do not populate r.PathValue
@@ -212,6 +213,7 @@ func (r *Router) init() {
 		r.edit = new(editToken)
 		r.tab = newTable(r.id, r.edit)
 		r.none = &verdictEntry{r: r, v: verdict{kind: verdictNone}}
+		r.base = &groupNode{r: r}
 	}
 }
 
@@ -344,10 +346,10 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 	if g.version != "" || g.name != "" || m != nil {
 		rt.more = &routeMore{version: g.version, name: g.name, mount: m}
 	}
+	rt.group = r.base
 	if g.node != nil {
 		rt.group = g.node
 	}
-	rt.r = r
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 

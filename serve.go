@@ -300,12 +300,12 @@ func (e *varyRouteEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // serveRoute serves req with rt, adding the Vary header of versions if
 // vary is set.
 func serveRoute(rt *route, w http.ResponseWriter, req *http.Request, vary bool) {
-	t := rt.r.current()
+	t := rt.router().current()
 	var q query
 	t.fillQuery(req, &q)
 	q.varies = vary
 	v := verdict{kind: verdictServe, rt: rt}
-	rt.r.serveVerdict(t, w, req, &v, &q)
+	rt.router().serveVerdict(t, w, req, &v, &q)
 }
 
 // A verdictEntry serves a request as the router does once it has decided

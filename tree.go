@@ -29,20 +29,22 @@ import (
 type route struct {
 	// Optimization: what serving a route that matched reads comes first,
 	// so that it shares as few cache lines as it can.
-	handler    http.Handler // as registered, without middleware
-	group      *groupNode   // the innermost group whose middleware wraps the route, or nil; see hops
-	multi      bool         // pat ends in a multi wildcard
-	hasMount   bool         // the route was made by Mount: more.mount is set
-	pathValues setting      // whether to populate r.PathValue; settingDefault for the router's choice
-	nsegs      int32        // the number of segments of pat
+	//
+	// Optimization: a route is 48 bytes. Its index in the router's routes
+	// is its identity's (see index), the number of its segments its
+	// layout's, and its router its group's.
+	handler http.Handler // as registered, without middleware
+	// group is the innermost group whose middleware wraps the route, or
+	// the router's base group, which has none; see hops.
+	group      *groupNode
+	multi      bool    // pat ends in a multi wildcard
+	hasMount   bool    // the route was made by Mount: more.mount is set
+	pathValues setting // whether to populate r.PathValue; settingDefault for the router's choice
+	seq        int32   // the order that ordered patterns are tried in (see lookup.go)
 
 	// id is the identity the route serves with, which holds its pattern:
 	// id.pat.str is what the route sets as r.Pattern.
-	id    *ident
-	index int32 // position in the router's routes: registration order
-	seq   int32 // the order that ordered patterns are tried in (see lookup.go)
-
-	r *Router // the router the route is registered with
+	id *ident
 
 	// Optimization: a version, a name, a set of versions and a mount,
 	// which most routes lack, are kept apart, so that a route is 48 bytes
@@ -51,6 +53,13 @@ type route struct {
 	// own.
 	more *routeMore
 }
+
+// index returns rt's position in its router's routes: its registration
+// order.
+func (rt *route) index() int { return int(rt.id.route) }
+
+// router returns the router rt is registered with.
+func (rt *route) router() *Router { return rt.group.r }
 
 // routeMore holds the parts of a route that most routes lack.
 type routeMore struct {
@@ -99,7 +108,7 @@ func (rt *route) versions() *versionSet {
 // entry returns the handler that serves a request rt matched: rt's
 // handler, inside the middleware of the groups that wrap it.
 func (rt *route) entry() http.Handler {
-	if rt.group == nil || len(rt.group.hops) == 0 {
+	if len(rt.group.hops) == 0 {
 		return rt.handler
 	}
 	return rt.group.hops[0].entry
@@ -111,17 +120,14 @@ func (rt *route) entry() http.Handler {
 // instead of the slice, so that a route is 16 bytes smaller. A group
 // node is not changed once made.
 func (rt *route) hops() []*groupNode {
-	if rt.group == nil {
-		return nil
-	}
 	return rt.group.hops
 }
 
 // newRoute returns the route for h, the one of index idx, whose identity
 // id holds its pattern.
 func newRoute(id *ident, h http.Handler, idx int) *route {
-	p := &id.pat
-	return &route{id: id, handler: h, index: int32(idx), seq: int32(idx), multi: p.endsInMulti(), nsegs: int32(p.numSegments())}
+	id.route = uint32(idx)
+	return &route{id: id, handler: h, seq: int32(idx), multi: id.pat.endsInMulti()}
 }
 
 // A setting is a per-route or per-group choice that may defer to the
@@ -224,7 +230,7 @@ func (n *lookupNode) eachLiteral(f func(key string, c *lookupNode)) {
 func (n *lookupNode) first() *route {
 	var first *route
 	n.each(func(rt *route) {
-		if first == nil || rt.index < first.index {
+		if first == nil || rt.index() < first.index() {
 			first = rt
 		}
 	})
@@ -240,7 +246,7 @@ func (n *lookupNode) first() *route {
 func (n *lookupNode) label(depth int) string {
 	var first *route
 	n.each(func(rt *route) {
-		if rt.id.pat.segment(depth).label() != "" && (first == nil || rt.index < first.index) {
+		if rt.id.pat.segment(depth).label() != "" && (first == nil || rt.index() < first.index()) {
 			first = rt
 		}
 	})

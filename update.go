@@ -194,7 +194,7 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 			// so a new one comes last.
 			child := conChild{con: con}
 			if rt != nil {
-				child.minSeq = rt.index
+				child.minSeq = int32(rt.index())
 			}
 			cons = append(cons, child)
 			ln.mut().cons = cons
