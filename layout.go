@@ -94,19 +94,19 @@ func distinctLengths(vars []layoutVar) bool {
 	return true
 }
 
-// initRouteIdent makes id, which holds the pattern of the route with index
-// idx of r, registered for version, that route's identity. Its layout is
-// one that a pattern of r with the same wildcards at the same positions,
-// the same number of segments and the same version already has, if there
-// is one.
+// initRouteIdent makes id, which holds the pattern of a route of r and its
+// index (see newRoute), registered for version, that route's identity. Its
+// layout is one that a pattern of r with the same wildcards at the same
+// positions, the same number of segments and the same version already
+// has, if there is one.
 //
 // Optimization: the routes of an API share few layouts. Of the 167 routes
 // with wildcards of the GitHub API, 38 layouts are distinct: every
 // "/repos/{owner}/{repo}/..." of four segments has the same. Sharing them
 // saves a layout and its names for most routes, and keeps the layouts that
 // Param reads few enough to stay in cache.
-func (r *Router) initRouteIdent(id *ident, version string, idx int) {
-	id.l, id.owner, id.route = r.layoutOf(&id.pat, version), r.id, uint32(idx)
+func (r *Router) initRouteIdent(id *ident, version string) {
+	id.l, id.owner = r.layoutOf(&id.pat, version), r.id
 }
 
 // layoutSeed seeds the hashes of the layouts that routers share.

@@ -353,7 +353,7 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
-	r.initRouteIdent(id, rt.version(), idx)
+	r.initRouteIdent(id, rt.version())
 	ids := []*ident{id}
 	if m != nil {
 		m.attach(r, rt, id)

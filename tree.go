@@ -124,7 +124,7 @@ func (rt *route) hops() []*groupNode {
 }
 
 // newRoute returns the route for h, the one of index idx, whose identity
-// id holds its pattern.
+// id holds its pattern; the index is kept in id.
 func newRoute(id *ident, h http.Handler, idx int) *route {
 	id.route = uint32(idx)
 	return &route{id: id, handler: h, seq: int32(idx), multi: id.pat.endsInMulti()}

@@ -55,7 +55,7 @@ func (c *change) own(n *lookupNode) *lookupNode {
 		}
 		return n
 	}
-	if _, ok := c.made[n]; ok && n != nil {
+	if _, ok := c.made[n]; ok {
 		return n
 	}
 	m := new(lookupNode)
