@@ -213,8 +213,8 @@ func (e *ConflictError) Error() string {
 // newConflictError explains the conflict between p1 and p2.
 func newConflictError(p1, p2 *pattern) *ConflictError {
 	e := &ConflictError{
-		Pattern: p1.str, PatternLocation: p1.loc.String(),
-		Existing: p2.str, ExistingLocation: p2.loc.String(),
+		Pattern: p1.str, PatternLocation: p1.loc().String(),
+		Existing: p2.str, ExistingLocation: p2.loc().String(),
 		Path: commonPath(p1, p2),
 	}
 	mrel, prel := compareMethods(p1.method(), p2.method()), p1.comparePaths(p2)

@@ -379,3 +379,78 @@ func TestUseBeforeRouting(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternOfAnotherRouter checks that a router's middleware that sets
+// r.Pattern to one of another router, whose routes sit at the same indexes,
+// does not make the router serve its own route at that index: as for any
+// request changed after routing, the answer is 404. The patterns are those
+// of a route that served, of a mounted router's route seen from outside,
+// and of a 406 answer.
+func TestPatternOfAnotherRouter(t *testing.T) {
+	h := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, req *http.Request) { w.Write([]byte(name)) }
+	}
+	build := func(name string, versioned bool, mw cairn.Middleware) *cairn.Router {
+		r := cairn.New()
+		r.Versioning(cairn.Versioning{Vendor: "acme"})
+		r.Use(mw)
+		if versioned {
+			r.Version("v1").HandleFunc("GET /only/{id}", h(name+" only"))
+		} else {
+			r.HandleFunc("GET /only/{id}", h(name+" only"))
+		}
+		inner := cairn.New()
+		inner.HandleFunc("GET /x", h(name+" inner"))
+		r.Mount("/m", inner)
+		r.HandleFunc("GET /s", h(name+" s"))
+		return r
+	}
+	// a's middleware records the pattern of each request by path.
+	seen := map[string]string{}
+	a := build("a", true, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			seen[req.URL.Path] = req.Pattern
+			next.ServeHTTP(w, req)
+		})
+	})
+	// b's middleware sets the pattern that the X-Pattern header names.
+	var swap map[string]string
+	b := build("b", false, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if p, ok := swap[req.Header.Get("X-Pattern")]; ok {
+				req.Pattern = p
+			}
+			next.ServeHTTP(w, req)
+		})
+	})
+	serve := func(r http.Handler, path, accept, pattern string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("Accept", accept)
+		req.Header.Set("X-Pattern", pattern)
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		return w
+	}
+	for _, tt := range []struct{ path, accept, pattern string }{
+		{"/only/1", "application/vnd.acme.v3+json", "GET /only/{id}"},
+		{"/m/x", "", "GET /m/x"},
+		{"/s", "", "GET /s"},
+	} {
+		if w := serve(a, tt.path, tt.accept, ""); seen[tt.path] != tt.pattern {
+			t.Fatalf("a: GET %s: %d, pattern %q, want %q", tt.path, w.Code, seen[tt.path], tt.pattern)
+		}
+	}
+	swap = seen
+	for _, tt := range []struct{ path, want string }{
+		{"/only/1", "b only"},
+		{"/m/x", "b inner"},
+		{"/s", "b s"},
+	} {
+		if w := serve(b, tt.path, "", ""); w.Code != http.StatusOK || w.Body.String() != tt.want {
+			t.Errorf("b: GET %s: %d %q, want 200 %q", tt.path, w.Code, w.Body.String(), tt.want)
+		}
+		if w := serve(b, tt.path, "", tt.path); w.Code != http.StatusNotFound {
+			t.Errorf("b: GET %s with a's pattern %q: %d %q, want 404", tt.path, seen[tt.path], w.Code, w.Body.String())
+		}
+	}
+}

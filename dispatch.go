@@ -38,9 +38,38 @@ import (
 // Optimization: this is the common case of resolve, without a verdict or
 // a query to fill.
 func (t *table) servedRoute(req *http.Request) *route {
-	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && int(id.route) < len(t.routes) &&
-		(id.kind == identServe || id.kind == identThrough) {
-		return t.routes[id.route]
+	if id := findIdent(req.Pattern); id != nil && (id.kind == identServe || id.kind == identThrough) {
+		return t.routeOf(id)
+	}
+	return nil
+}
+
+// routeOf returns the route of t whose identity of kind identServe,
+// identThrough or identReject id is, or nil if id is none of t's router:
+// it may be another router's, or one of a route that t does not have yet.
+//
+// An identity does not name its router. It is t's if the route at its
+// index is t's own and gave id for that answer: the route's own identity
+// for identServe, one its mount made for identThrough, and the one
+// answerID made for identReject.
+func (t *table) routeOf(id *ident) *route {
+	if int(id.route) >= len(t.routes) {
+		return nil
+	}
+	rt := t.routes[id.route]
+	switch id.kind {
+	case identServe:
+		if rt.id == id {
+			return rt
+		}
+	case identThrough:
+		if m := rt.mount(); m != nil && m.isThrough(id) {
+			return rt
+		}
+	case identReject:
+		if x, ok := rt.router().rejectIDs.Load(rt.id); ok && x.(*ident) == id {
+			return rt
+		}
 	}
 	return nil
 }
@@ -55,13 +84,15 @@ func (t *table) servedRoute(req *http.Request) *route {
 // router's own answers (they are worked out for the path as it finds it),
 // never the route.
 func (t *table) resolve(req *http.Request, q *query) verdict {
-	if id := findIdent(req.Pattern); id != nil && id.owner == t.id && int(id.route) < len(t.routes) {
-		switch id.kind {
-		case identServe, identThrough:
-			return verdict{kind: verdictServe, rt: t.routes[id.route]}
-		case identReject:
+	id := findIdent(req.Pattern)
+	if id != nil {
+		switch rt := t.routeOf(id); {
+		case rt == nil:
+		case id.kind == identReject:
 			t.fillQuery(req, q)
-			return verdict{kind: verdictReject, rt: t.routes[id.route]}
+			return verdict{kind: verdictReject, rt: rt}
+		default:
+			return verdict{kind: verdictServe, rt: rt}
 		}
 	} else if req.Pattern == "" && req.Method != http.MethodConnect {
 		// Optimization: a clean path that routing left without a pattern

@@ -83,23 +83,23 @@ type ident struct {
 	// parsed pattern; one of another kind holds only the string.
 	//
 	// Optimization: a route's pattern is part of its identity, so that
-	// the two are one allocation of 64 bytes instead of two. The
+	// the two are one allocation of 48 bytes instead of two. The
 	// layout comes first, so that Param reads it and the key from the
 	// first 24 bytes.
-	pat   pattern
-	owner uint64 // the id of the router whose routes include the route
+	pat pattern
 	// route is the route's index in its router. Optimization: 32 bits,
-	// which hold the index of any route a router can have room for, so
-	// that an identity is 64 bytes instead of 80.
+	// which hold the index of any route a router can have room for, and
+	// no record of the router, which tells its own identities by their
+	// addresses (see table.routeOf), so that an identity is 48 bytes
+	// instead of 64.
 	route uint32
 	kind  identKind
 }
 
 // newIdent returns a new identity of kind for the pattern s of the route
-// with index idx of the router with id owner. The identity's string is a
-// new copy of s.
-func newIdent(s string, l *layout, owner uint64, idx int, kind identKind) *ident {
-	return &ident{pat: pattern{str: cloneString(s)}, l: l, owner: owner, route: uint32(idx), kind: kind}
+// with index idx. The identity's string is a new copy of s.
+func newIdent(s string, l *layout, idx int, kind identKind) *ident {
+	return &ident{pat: pattern{str: cloneString(s)}, l: l, route: uint32(idx), kind: kind}
 }
 
 // cloneString returns a copy of s in new memory, even if s is empty, so
@@ -274,14 +274,11 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 	if id, ok := ids.Load(sid); ok {
 		return id.(*ident)
 	}
-	id := newIdent(sid.pat.str, sid.l, sid.owner, int(sid.route), kind)
+	id := newIdent(sid.pat.str, sid.l, int(sid.route), kind)
 	r.addIdents(id)
 	ids.Store(sid, id)
 	return id
 }
-
-// routerIDs numbers routers, from 1.
-var routerIDs atomic.Uint64
 
 // An identSet holds the identities a router has added to the registry, so
 // that a cleanup can remove them once the router is unreachable. It must

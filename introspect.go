@@ -60,7 +60,7 @@ func (r *Router) Routes() []RouteInfo {
 			Version:    rt.version(),
 			Middleware: mw,
 			Mount:      rt.hasMount,
-			Location:   p.loc.String(),
+			Location:   p.loc().String(),
 		})
 		if m := rt.mount(); m != nil && m.inner != nil {
 			for _, ri := range m.inner.Routes() {

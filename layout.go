@@ -106,7 +106,7 @@ func distinctLengths(vars []layoutVar) bool {
 // saves a layout and its names for most routes, and keeps the layouts that
 // Param reads few enough to stay in cache.
 func (r *Router) initRouteIdent(id *ident, version string) {
-	id.l, id.owner = r.layoutOf(&id.pat, version), r.id
+	id.l = r.layoutOf(&id.pat, version)
 }
 
 // layoutSeed seeds the hashes of the layouts that routers share.

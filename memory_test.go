@@ -19,9 +19,9 @@ func TestStructSizes(t *testing.T) {
 		{"route", unsafe.Sizeof(route{}), 48},
 		{"leaf", unsafe.Sizeof(leaf{}), 32},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 48},
-		{"pattern", unsafe.Sizeof(pattern{}), 40},
+		{"pattern", unsafe.Sizeof(pattern{}), 32},
 		{"segment", unsafe.Sizeof(segment{}), 24},
-		{"ident", unsafe.Sizeof(ident{}), 64}, // with its pattern
+		{"ident", unsafe.Sizeof(ident{}), 48}, // with its pattern
 		{"layout", unsafe.Sizeof(layout{}), 64},
 	} {
 		if c.size > c.max {

@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -116,13 +117,14 @@ func (s segment) label() string {
 // A pattern is a parsed pattern string.
 type pattern struct {
 	str string // the pattern as registered, as it appears in r.Pattern
-	// parsed points to the segments of the path, unless the pattern is
-	// compact; read them with segments, segmentsIn or segment.
+	// ext holds the segments of the path, unless the pattern is compact
+	// (read them with segments, segmentsIn or segment), and where the
+	// pattern was registered; nil for a pattern that keeps neither.
 	//
-	// Optimization: a pointer, so that a pattern is 40 bytes instead of
-	// 56; most patterns keep no segments (see settle).
-	parsed *[]segment
-	loc    location // where the pattern was registered, for conflict messages
+	// Optimization: one pointer, so that a pattern is 32 bytes instead of
+	// 56. Most patterns keep no segments (see settle), and those
+	// registered at one place share an ext (see sharedExt).
+	ext *patternExt
 
 	// Optimization: the method and the host are parts of str, kept as
 	// their bounds, so that a pattern is 24 bytes smaller: the method is
@@ -135,6 +137,53 @@ type pattern struct {
 	// escapes, no {$}, no constraints. Such a pattern keeps no parsed
 	// segments; see settle.
 	compact bool
+}
+
+// patternExt is what a pattern keeps behind a pointer: the segments of a
+// pattern that is not compact, and where it was registered.
+type patternExt struct {
+	segs []segment
+	loc  location // where the pattern was registered, for conflict messages
+}
+
+// loc returns where p was registered, or 0 if unknown.
+func (p *pattern) loc() location {
+	if p.ext == nil {
+		return 0
+	}
+	return p.ext.loc
+}
+
+// sharedExts holds, for each place that patterns were registered at, the
+// ext that compact patterns registered there share.
+//
+// Optimization: a compact pattern needs only its location, and the places
+// a program registers patterns at are its lines of code that do, so that a
+// route keeps one word instead of two. Many routes come from one line when
+// a program registers them in a loop, from a table or a specification; a
+// route registered at a line of its own costs 16 bytes more than it would
+// with the location in the pattern, which its line of code costs in the
+// program's text anyway. The map only grows, by one entry for each such
+// line.
+var sharedExts struct {
+	mu sync.Mutex
+	m  map[location]*patternExt
+}
+
+// sharedExt returns the ext, never modified, that the compact patterns
+// registered at loc share.
+func sharedExt(loc location) *patternExt {
+	sharedExts.mu.Lock()
+	defer sharedExts.mu.Unlock()
+	e := sharedExts.m[loc]
+	if e == nil {
+		if sharedExts.m == nil {
+			sharedExts.m = make(map[location]*patternExt)
+		}
+		e = &patternExt{loc: loc}
+		sharedExts.m[loc] = e
+	}
+	return e
 }
 
 // maxPatternHost is the most bytes that the method and host of a pattern,
@@ -151,42 +200,41 @@ func newPattern(n int) *pattern {
 	case n <= 1:
 		b := new(struct {
 			p pattern
-			h []segment
+			e patternExt
 			s [1]segment
 		})
-		b.h = b.s[:0]
-		b.p.parsed = &b.h
+		b.e.segs = b.s[:0]
+		b.p.ext = &b.e
 		return &b.p
 	case n == 2:
 		b := new(struct {
 			p pattern
-			h []segment
+			e patternExt
 			s [2]segment
 		})
-		b.h = b.s[:0]
-		b.p.parsed = &b.h
+		b.e.segs = b.s[:0]
+		b.p.ext = &b.e
 		return &b.p
 	case n == 3:
 		b := new(struct {
 			p pattern
-			h []segment
+			e patternExt
 			s [3]segment
 		})
-		b.h = b.s[:0]
-		b.p.parsed = &b.h
+		b.e.segs = b.s[:0]
+		b.p.ext = &b.e
 		return &b.p
 	case n == 4:
 		b := new(struct {
 			p pattern
-			h []segment
+			e patternExt
 			s [4]segment
 		})
-		b.h = b.s[:0]
-		b.p.parsed = &b.h
+		b.e.segs = b.s[:0]
+		b.p.ext = &b.e
 		return &b.p
 	}
-	segs := make([]segment, 0, n)
-	return &pattern{parsed: &segs}
+	return &pattern{ext: &patternExt{segs: make([]segment, 0, n)}}
 }
 
 // segments returns the segments of p's path. Those of a compact pattern
@@ -198,7 +246,7 @@ func (p *pattern) segments() []segment { return p.segmentsIn(nil) }
 // own.
 func (p *pattern) segmentsIn(buf []segment) []segment {
 	if !p.compact {
-		return *p.parsed
+		return p.ext.segs
 	}
 	return splitPath(buf, p.path())
 }
@@ -209,7 +257,7 @@ func (p *pattern) segmentsIn(buf []segment) []segment {
 // Allocation: none.
 func (p *pattern) segment(i int) segment {
 	if !p.compact {
-		return (*p.parsed)[i]
+		return (p.ext.segs)[i]
 	}
 	path := p.path()
 	for ; i > 0; i-- {
@@ -226,7 +274,7 @@ func (p *pattern) segment(i int) segment {
 // numSegments returns the number of segments of p's path.
 func (p *pattern) numSegments() int {
 	if !p.compact {
-		return len(*p.parsed)
+		return len(p.ext.segs)
 	}
 	// Each segment starts with a '/'.
 	return strings.Count(p.path(), "/")
@@ -278,14 +326,20 @@ func splitPath(dst []segment, p string) []segment {
 // without escapes, {$} or constraints, most of them, reads them again
 // from its string instead of keeping them: 24 bytes a segment, or 72 for
 // "GET /api/users/{id}".
-func (p *pattern) settle() {
+//
+// A compact pattern takes the ext that those registered at its location
+// share: last, if it is that location's, which spares a lookup when
+// patterns are registered in a loop.
+func (p *pattern) settle(last *patternExt) {
 	var buf [8]segment
-	if slices.Equal(splitPath(buf[:0], p.path()), *p.parsed) {
-		p.parsed, p.compact = nil, true
+	if slices.Equal(splitPath(buf[:0], p.path()), p.ext.segs) {
+		if last == nil || last.loc != p.ext.loc {
+			last = sharedExt(p.ext.loc)
+		}
+		p.ext, p.compact = last, true
 		return
 	}
-	segs := slices.Clone(*p.parsed)
-	p.parsed = &segs
+	p.ext = &patternExt{segs: slices.Clone(p.ext.segs), loc: p.ext.loc}
 }
 
 // method returns the method of p; "" matches every method.
@@ -300,7 +354,7 @@ func (p *pattern) String() string { return p.str }
 // lastSegment returns the final segment of p's path.
 func (p *pattern) lastSegment() segment {
 	if !p.compact {
-		return (*p.parsed)[len(*p.parsed)-1]
+		return (p.ext.segs)[len(p.ext.segs)-1]
 	}
 	return p.segment(p.numSegments() - 1)
 }
@@ -394,7 +448,7 @@ func parsePattern(s string, lookup constraintLookup) (*pattern, error) {
 // parsePatternInto is parsePattern, with the pattern in *into and its
 // segments in *buf unless into is nil: its segments are then buf's until
 // settle gives it its own or none.
-func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraintLookup) (_ *pattern, err error) {
+func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constraintLookup) (_ *pattern, err error) {
 	if s == "" {
 		return nil, &PatternError{Pattern: s, Err: errors.New("empty pattern")}
 	}
@@ -420,9 +474,9 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 	// Each segment starts with a '/', and no constraint may contain one.
 	var p *pattern
 	if into != nil {
-		*buf = (*buf)[:0]
+		buf.segs = buf.segs[:0]
 		p = into
-		*p = pattern{parsed: buf}
+		*p = pattern{ext: buf}
 	} else {
 		p = newPattern(strings.Count(rest[i:], "/"))
 	}
@@ -455,7 +509,7 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 		rest = rest[1:]
 		off = len(s) - len(rest)
 		if rest == "" {
-			*p.parsed = append(*p.parsed, multiSegment(""))
+			p.ext.segs = append(p.ext.segs, multiSegment(""))
 			break
 		}
 		i := strings.IndexByte(rest, '/')
@@ -465,7 +519,7 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 		var seg string
 		seg, rest = rest[:i], rest[i:]
 		if j := strings.IndexByte(seg, '{'); j < 0 {
-			*p.parsed = append(*p.parsed, literalSegment(pathUnescape(seg)))
+			p.ext.segs = append(p.ext.segs, literalSegment(pathUnescape(seg)))
 			continue
 		} else if j != 0 {
 			off += j
@@ -487,7 +541,7 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 			if rest != "" {
 				return fail("{$} not at end")
 			}
-			*p.parsed = append(*p.parsed, literalSegment("/"))
+			p.ext.segs = append(p.ext.segs, literalSegment("/"))
 			break
 		}
 		name, expr, constrained := strings.Cut(body, ":")
@@ -506,7 +560,7 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 		}
 		if named++; named == maxNamesScanned {
 			seen = map[string]bool{}
-			for _, sg := range *p.parsed {
+			for _, sg := range p.ext.segs {
 				if sg.named() {
 					seen[sg.s] = true
 				}
@@ -533,7 +587,7 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 			}
 			sg = wildSegment(name, c)
 		}
-		*p.parsed = append(*p.parsed, sg)
+		p.ext.segs = append(p.ext.segs, sg)
 	}
 	return p, nil
 }
@@ -549,7 +603,7 @@ func (p *pattern) hasName(name string, seen map[string]bool) bool {
 	if seen != nil {
 		return seen[name]
 	}
-	for _, sg := range *p.parsed {
+	for _, sg := range p.ext.segs {
 		if sg.named() && sg.s == name {
 			return true
 		}

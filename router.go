@@ -31,7 +31,6 @@ import (
 // returns.
 type Router struct {
 	mu          sync.Mutex // guards the registration state below
-	id          uint64     // the owner of the router's pattern identities; set on first use
 	constraints constraintSet
 	routes      []*route // in registration order
 	// patterns is the first route of each pattern string, for Path; it is
@@ -45,7 +44,10 @@ type Router struct {
 	mounts  []*mounted // mounts of Routers, in registration order
 	// segs is a buffer for check to parse a pattern's segments into; see
 	// there.
-	segs *[]segment
+	segs *patternExt
+	// lastExt is the ext of the last compact pattern registered, for
+	// settle.
+	lastExt *patternExt
 	// patternBlock is the block of memory that copyPattern packs the
 	// copies of r's patterns into.
 	patternBlock []byte
@@ -206,12 +208,11 @@ func (r *Router) registerMount(s string, h http.Handler, g *Group, loc location,
 	r.commit(c)
 }
 
-// init gives r its id and first table, if it has none; r.mu is held.
+// init gives r its first table, if it has none; r.mu is held.
 func (r *Router) init() {
 	if r.tab == nil {
-		r.id = routerIDs.Add(1)
 		r.edit = new(editToken)
-		r.tab = newTable(r.id, r.edit)
+		r.tab = newTable(r.edit)
 		r.none = &verdictEntry{r: r, v: verdict{kind: verdictNone}}
 		r.base = &groupNode{r: r}
 	}
@@ -272,7 +273,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	// another.
 	buf := r.segs
 	if buf == nil {
-		buf = new([]segment)
+		buf = new(patternExt)
 	}
 	r.segs = nil
 	id := &ident{kind: identServe}
@@ -280,7 +281,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.loc = loc
+	p.ext.loc = loc
 	var conflict *ConflictError
 	r.tab.root(p.host()).eachOverlapping(p.segments(), func(rt *route) {
 		if conflict == nil && p.conflictsWith(&rt.id.pat) && !isVariant(p, g.version, rt) {
@@ -300,7 +301,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	if g.name != "" {
 		if other := r.names[g.name]; other != nil && other.id.pat.str != s {
 			return nil, fmt.Errorf("cairn: route name %q for pattern %q (registered at %s) is taken by pattern %q (registered at %s)",
-				g.name, s, loc, other.id.pat.str, other.id.pat.loc)
+				g.name, s, loc, other.id.pat.str, other.id.pat.loc())
 		}
 	}
 	return id, nil
@@ -376,8 +377,11 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 		}
 	}
 	c.addRoute(rt)
-	buf := p.parsed
-	p.settle()
+	buf := p.ext
+	p.settle(r.lastExt)
+	if p.compact {
+		r.lastExt = p.ext
+	}
 	r.segs = buf
 }
 
@@ -390,7 +394,7 @@ func (r *Router) checkMountNames(prefix *pattern, names []string) {
 		for _, rt := range r.routes {
 			if rt.id.pat.hasWildcard(name) {
 				panic(fmt.Errorf("cairn: mounting a router at %q: its pattern %q (registered at %s) has a wildcard {%s}, as the prefix has, "+
-					"which would hide the prefix's value", strings.TrimSuffix(prefix.str, "/"), rt.id.pat.str, rt.id.pat.loc, name))
+					"which would hide the prefix's value", strings.TrimSuffix(prefix.str, "/"), rt.id.pat.str, rt.id.pat.loc(), name))
 			}
 		}
 	}

@@ -100,7 +100,6 @@ func lenBit(n int) uint64 { return 1 << min(n, 63) }
 // A table is what requests are routed with. It is immutable once
 // published, except for the cache that allow points to, which only grows.
 type table struct {
-	id    uint64               // the router's id, the owner of its pattern identities
 	hosts stringMap[*hostTree] // the trees of host patterns, by host
 	// hostLens has bit min(len(host), 63) set for every host of hosts, so
 	// that most requests for other hosts skip looking them up; it is 0 if
@@ -114,11 +113,10 @@ type table struct {
 	allow    *allowCache  // shared by the tables of a router
 }
 
-// newTable returns the empty table of a router with the given id, for
-// changes made under edit.
-func newTable(id uint64, edit *editToken) *table {
+// newTable returns the empty table of a router, for changes made under
+// edit.
+func newTable(edit *editToken) *table {
 	return &table{
-		id:      id,
 		noHost:  &hostTree{edit: edit, root: new(lookupNode)},
 		methods: &methodIndex{edit: edit},
 		cfg:     defaultConfig(),
