@@ -185,40 +185,57 @@ const (
 
 // A leaf holds the routes that end at a node, by method.
 //
-// Optimization: a leaf is 32 bytes. What a lookup does not read is worked
-// out when needed: the GET route, which also answers HEAD, from byVerb
-// (see getRoute), and the set of methods, for Allow, from the methods of
-// its routes (see allowSet.add).
+// Optimization: a leaf of one route, most leaves, is 24 bytes. What a
+// lookup does not read is worked out when needed: the GET route, which
+// also answers HEAD, from byVerb (see getRoute), and the set of methods,
+// for Allow, from the methods of its routes (see allowSet.add).
 type leaf struct {
 	// byVerb[v-1] is one more than the index in explicit() of the route
 	// for the method with verb v, or 0 if there is none. A leaf with more
 	// than 255 routes is marked versioned instead, so that route takes
 	// the path that compares method names.
 	byVerb [numVerbs - 1]uint8
-	// versioned is set if some route has versions, or the leaf has more
-	// than 255 routes. Optimization: route
-	// sends such leaves down a separate path, keeping the common one short.
-	versioned bool
-	// The routes of explicit methods, sorted by method (see explicit):
-	// first is the first of them, and more, when there are several, all
-	// of them.
+	flags  leafFlags
+	// first is the first route of an explicit method, in the order of
+	// explicit; or, in a leaf marked leafAnyOnly, the method-less route,
+	// the leaf's only one.
 	//
-	// Optimization: a leaf with one explicit method, most leaves, is one
-	// allocation of 32 bytes, with the route in it; a leaf with several
-	// keeps the slice of their routes apart. byVerb, versioned and first
-	// come first, so that finding the route of a leaf of one method reads
-	// its first 16 bytes.
+	// Optimization: the one route of a leaf of one route is in the leaf,
+	// and what a leaf of several keeps is apart, in more. byVerb, flags
+	// and first come first, so that finding the route of a leaf of one
+	// method reads its first 16 bytes.
 	first [1]*route
-	more  *[]*route
-	any   *route // the method-less route
+	more  *leafMore // nil for a leaf of one route
 }
+
+// leafFlags mark leaves.
+type leafFlags uint8
+
+const (
+	// leafVersioned is set if some route has versions, or the leaf has
+	// more than 255 routes. Optimization: route sends such leaves down a
+	// separate path, keeping the common one short.
+	leafVersioned leafFlags = 1 << iota
+	// leafAnyOnly is set on a leaf whose one route is method-less: it is
+	// in first.
+	leafAnyOnly
+)
+
+// leafMore is what a leaf of several routes keeps apart.
+type leafMore struct {
+	routes []*route // the routes of explicit methods, sorted by method, if there are several; or nil
+	any    *route   // the method-less route, or nil
+}
+
+// versioned reports whether l is marked leafVersioned.
+func (l *leaf) versioned() bool { return l.flags&leafVersioned != 0 }
 
 // explicit returns the routes of l's explicit methods, sorted by method.
 func (l *leaf) explicit() []*route {
 	switch {
-	case l.more != nil:
-		return *l.more
-	case l.first[0] != nil:
+	case l.more != nil && l.more.routes != nil:
+		return l.more.routes
+	case l.first[0] != nil && l.flags&leafAnyOnly == 0:
 		return l.first[:]
 	}
 	return nil
@@ -229,7 +246,18 @@ func (l *leaf) at(i int) *route {
 	if i == 0 {
 		return l.first[0]
 	}
-	return (*l.more)[i]
+	return l.more.routes[i]
+}
+
+// any returns the method-less route of l, or nil.
+func (l *leaf) any() *route {
+	switch {
+	case l.flags&leafAnyOnly != 0:
+		return l.first[0]
+	case l.more != nil:
+		return l.more.any
+	}
+	return nil
 }
 
 // route returns the route of l for q, or nil: the route with exactly q's
@@ -237,7 +265,7 @@ func (l *leaf) at(i int) *route {
 // that has versions stands for the version q's request asks for, and is
 // passed over if no version of it is acceptable.
 func (l *leaf) route(q *query) *route {
-	if l.versioned {
+	if l.versioned() {
 		return l.routeVersioned(q)
 	}
 	if q.verb != 0 {
@@ -248,7 +276,7 @@ func (l *leaf) route(q *query) *route {
 			return rt
 		}
 	}
-	return l.any
+	return l.any()
 }
 
 // routeVerb is route for a leaf without versions and a request whose
@@ -262,7 +290,7 @@ func (l *leaf) routeVerb(v verb) *route {
 			return rt
 		}
 	}
-	return l.any
+	return l.any()
 }
 
 // getRoute returns the GET route of l, or nil.
@@ -333,7 +361,7 @@ func (l *leaf) routeVersioned(q *query) *route {
 			return rt
 		}
 	}
-	return q.pick(l.any)
+	return q.pick(l.any())
 }
 
 // pick returns rt or, if rt has versions, the one that q's request asks
@@ -358,6 +386,8 @@ func (q *query) pick(rt *route) *route {
 // one, if there is none) that carries the set of versions.
 func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 	l := &leaf{}
+	var buf [8]*route
+	explicit, anyRoute := buf[:0], (*route)(nil)
 	sorted := routes
 	if len(routes) > 1 {
 		sorted = slices.Clone(routes)
@@ -399,30 +429,35 @@ func compileLeaf(routes []*route, mi *methodIndex) *leaf {
 			}
 			c.more = &more
 			rt = &c
-			l.versioned = true
+			l.flags |= leafVersioned
 		}
 		i = j
 		switch m := rt.id.pat.method(); m {
 		case "":
-			l.any = rt
+			anyRoute = rt
 		default:
-			var n int
-			switch {
-			case l.first[0] == nil:
-				l.first[0], n = rt, 1
-			case l.more == nil:
-				l.more = &[]*route{l.first[0], rt}
-				n = 2
-			default:
-				*l.more = append(*l.more, rt)
-				n = len(*l.more)
-			}
-			if n > 255 {
-				l.versioned = true
+			explicit = append(explicit, rt)
+			if n := len(explicit); n > 255 {
+				l.flags |= leafVersioned
 			} else if v := verbOf(m); v != 0 {
 				l.byVerb[v-1] = uint8(n)
 			}
 			mi.bit(m) // for allowSet.add
+		}
+	}
+	switch {
+	case len(explicit) == 0:
+		if anyRoute != nil {
+			l.first[0] = anyRoute
+			l.flags |= leafAnyOnly
+		}
+	case len(explicit) == 1 && anyRoute == nil:
+		l.first[0] = explicit[0]
+	default:
+		l.first[0] = explicit[0]
+		l.more = &leafMore{any: anyRoute}
+		if len(explicit) > 1 {
+			l.more.routes = slices.Clone(explicit)
 		}
 	}
 	return l
@@ -436,7 +471,7 @@ func (l *leaf) all() []*route {
 	}
 	var all []*route
 	routes := l.explicit()
-	for _, rt := range append(routes[:len(routes):len(routes)], l.any) {
+	for _, rt := range append(routes[:len(routes):len(routes)], l.any()) {
 		switch {
 		case rt == nil:
 		case rt.versions() != nil:

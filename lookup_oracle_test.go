@@ -11,8 +11,10 @@ import (
 )
 
 // TestLeafVerbOracle checks that a leaf finds the route for a method by
-// its verb exactly as it does by comparing method names, for random sets
-// of methods, standard and not, with and without a method-less route.
+// its verb exactly as it does by comparing method names, and as a search
+// of the routes it was compiled from does, for random sets of methods,
+// standard and not, with and without a method-less route, and that it
+// keeps them all.
 func TestLeafVerbOracle(t *testing.T) {
 	methods := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE", "PURGE", "get", "GETX"}
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -34,6 +36,12 @@ func TestLeafVerbOracle(t *testing.T) {
 			if byName != byVerb {
 				t.Fatalf("leaf of %d routes, %s: by verb %v, by name %v", len(routes), m, byVerb, byName)
 			}
+			if want := searchRoutes(routes, m); byName != want {
+				t.Fatalf("leaf of %d routes, %s: %v, want %v", len(routes), m, byName, want)
+			}
+		}
+		if all := l.all(); !slices.Equal(all, routes) {
+			t.Fatalf("leaf of %d routes keeps %d", len(routes), len(all))
 		}
 	}
 }
@@ -53,7 +61,30 @@ func routeByName(l *leaf, method string) *route {
 			}
 		}
 	}
-	return l.any
+	return l.any()
+}
+
+// searchRoutes returns the route of routes, of distinct methods, for
+// method: the one of that method, else the GET route for HEAD, else the
+// method-less route.
+func searchRoutes(routes []*route, method string) *route {
+	find := func(m string) *route {
+		for _, rt := range routes {
+			if rt.id.pat.method() == m {
+				return rt
+			}
+		}
+		return nil
+	}
+	if rt := find(method); rt != nil {
+		return rt
+	}
+	if method == http.MethodHead {
+		if rt := find(http.MethodGet); rt != nil {
+			return rt
+		}
+	}
+	return find("")
 }
 
 // mustPattern parses the pattern s.

@@ -17,7 +17,7 @@ func TestStructSizes(t *testing.T) {
 		size, max uintptr
 	}{
 		{"route", unsafe.Sizeof(route{}), 48},
-		{"leaf", unsafe.Sizeof(leaf{}), 32},
+		{"leaf", unsafe.Sizeof(leaf{}), 24},
 		{"lookupNode", unsafe.Sizeof(lookupNode{}), 48},
 		{"pattern", unsafe.Sizeof(pattern{}), 32},
 		{"segment", unsafe.Sizeof(segment{}), 24},

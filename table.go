@@ -195,7 +195,7 @@ func (ht *hostTree) staticRoute(m, p string) (rt *route, miss bool) {
 	if l == nil {
 		return nil, true
 	}
-	if l.versioned {
+	if l.versioned() {
 		return nil, false
 	}
 	rt = l.routeVerb(v)

@@ -108,8 +108,8 @@ func describeLeaf(l *leaf) string {
 	for _, rt := range l.explicit() {
 		parts = append(parts, rt.id.pat.method()+" "+rt.id.pat.str)
 	}
-	if l.any != nil {
-		parts = append(parts, "* "+l.any.id.pat.str)
+	if l.any() != nil {
+		parts = append(parts, "* "+l.any().id.pat.str)
 	}
 	return strings.Join(parts, "; ")
 }
