@@ -431,13 +431,16 @@ func TestPatternOfAnotherRouter(t *testing.T) {
 		r.ServeHTTP(w, req)
 		return w
 	}
-	for _, tt := range []struct{ path, accept, pattern string }{
-		{"/only/1", "application/vnd.acme.v3+json", "GET /only/{id}"},
-		{"/m/x", "", "GET /m/x"},
-		{"/s", "", "GET /s"},
+	for _, tt := range []struct {
+		path, accept, pattern string
+		code                  int
+	}{
+		{"/only/1", "application/vnd.acme.v3+json", "GET /only/{id}", http.StatusNotAcceptable},
+		{"/m/x", "", "GET /m/x", http.StatusOK},
+		{"/s", "", "GET /s", http.StatusOK},
 	} {
-		if w := serve(a, tt.path, tt.accept, ""); seen[tt.path] != tt.pattern {
-			t.Fatalf("a: GET %s: %d, pattern %q, want %q", tt.path, w.Code, seen[tt.path], tt.pattern)
+		if w := serve(a, tt.path, tt.accept, ""); w.Code != tt.code || seen[tt.path] != tt.pattern {
+			t.Fatalf("a: GET %s: %d, pattern %q, want %d, %q", tt.path, w.Code, seen[tt.path], tt.code, tt.pattern)
 		}
 	}
 	swap = seen

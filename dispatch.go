@@ -50,8 +50,8 @@ func (t *table) servedRoute(req *http.Request) *route {
 //
 // An identity does not name its router. It is t's if the route at its
 // index is t's own and gave id for that answer: the route's own identity
-// for identServe, one its mount made for identThrough, and the one
-// answerID made for identReject.
+// for identServe, one its mount made for identThrough (its layout names
+// the mount), and the one answerID made for identReject.
 func (t *table) routeOf(id *ident) *route {
 	if int(id.route) >= len(t.routes) {
 		return nil
@@ -63,7 +63,7 @@ func (t *table) routeOf(id *ident) *route {
 			return rt
 		}
 	case identThrough:
-		if m := rt.mount(); m != nil && m.isThrough(id) {
+		if m := rt.mount(); m != nil && id.l.through == m {
 			return rt
 		}
 	case identReject:

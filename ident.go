@@ -2,8 +2,8 @@ package cairn
 
 // This file keeps the identities of the patterns that routers set as
 // r.Pattern, so that whatever runs after routing can tell, from the request
-// alone and without allocating, which router routed it, to which route and
-// with what answer.
+// alone and without allocating, to which route it was routed and with what
+// answer, and a router whether it routed it.
 //
 // A Router keeps no per-request state: a request carries what routing
 // decided in r.Pattern, a field that survives http.Request.WithContext and
@@ -26,7 +26,9 @@ package cairn
 // ServeMux would set, but their bytes live at different addresses, and the
 // address of a copy's first byte is its key in a process-wide registry. The
 // registry gives the identity: where the wildcards are (for Param), the
-// route's version, the router that owns it and the route's index there.
+// route's version and the route's index in its router. An identity does
+// not name its router: a router knows its own by their addresses (see
+// table.routeOf).
 // Given r.Pattern, one lock-free probe of the registry finds it, or finds
 // nothing for a pattern no live Router made (one set by ServeMux, by hand,
 // or "", which a router sets when no route matched).
@@ -288,8 +290,8 @@ type identSet struct {
 	ids []*ident
 }
 
-// addIdents adds ids to the registry and to the identities of r, whose id
-// is set. The first time, it attaches the cleanup that removes them again.
+// addIdents adds ids to the registry and to the identities of r. The first
+// time, it attaches the cleanup that removes them again.
 func (r *Router) addIdents(ids ...*ident) {
 	set := r.identSet()
 	set.mu.Lock()

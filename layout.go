@@ -19,7 +19,8 @@ import (
 // changed once made, so that patterns may share one.
 //
 // Optimization: the fields are ordered, nsegs is 32 bits, and names and
-// segment indexes are one slice, so that a layout is 56 bytes.
+// segment indexes are one slice, so that a layout is 64 bytes, a size
+// class.
 type layout struct {
 	vars    []layoutVar // the named wildcards, in path order
 	version string      // the route's version, for RouteVersion
@@ -32,6 +33,9 @@ type layout struct {
 	// stripped marks the pattern a Mount gives the requests it passes on,
 	// whose path no longer holds the prefix: their values are path values.
 	stripped bool
+	// through is, in the layout of an identity of kind identThrough, the
+	// mount that made the identity; nil in any other.
+	through *mounted
 }
 
 // A layoutVar is a named wildcard of a layout.

@@ -64,6 +64,43 @@ func routeByName(l *leaf, method string) *route {
 	return l.any()
 }
 
+// TestLeafKeepsRoutes checks that a leaf keeps every route it is compiled
+// from, in every shape a leaf takes: one route of a method, one
+// method-less route, one of each, several methods, and versions.
+func TestLeafKeepsRoutes(t *testing.T) {
+	h := http.NotFoundHandler()
+	mk := func(i int, s, version string) *route {
+		rt := newRoute(mustIdent(t, s), h, i)
+		if version != "" {
+			rt.more = &routeMore{version: version}
+		}
+		return rt
+	}
+	for _, routes := range [][]*route{
+		{mk(0, "GET /x", "")},
+		{mk(0, "/x", "")},
+		{mk(0, "/x", ""), mk(1, "PUT /x", "")},
+		{mk(0, "POST /x", ""), mk(1, "GET /x", ""), mk(2, "PURGE /x", "")},
+		{mk(0, "GET /x", "v1"), mk(1, "GET /x", "v2")},
+		{mk(0, "GET /x", ""), mk(1, "GET /x", "v2"), mk(2, "/x", "v1"), mk(3, "POST /x", "")},
+		{mk(0, "/x", "v1"), mk(1, "/x", "v2")},
+	} {
+		l := compileLeaf(routes, &methodIndex{})
+		if got := l.all(); !slices.Equal(got, routes) {
+			t.Errorf("leaf of %s keeps %s", describeRoutes(routes), describeRoutes(got))
+		}
+	}
+}
+
+// describeRoutes describes routes by method and version.
+func describeRoutes(routes []*route) string {
+	var parts []string
+	for _, rt := range routes {
+		parts = append(parts, fmt.Sprintf("%q@%s", rt.id.pat.method(), rt.version()))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // searchRoutes returns the route of routes, of distinct methods, for
 // method: the one of that method, else the GET route for HEAD, else the
 // method-less route.

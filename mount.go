@@ -130,12 +130,10 @@ type mounted struct {
 	stripped *ident  // r.Pattern of the requests passed on to h
 
 	// throughIDs holds the identities of the full patterns of the inner
-	// router's routes, by the identity that the inner router gives them,
-	// and made the same identities as keys, so that isThrough tells them
-	// from others; mu serializes their making.
+	// router's routes, by the identity that the inner router gives them;
+	// mu serializes their making.
 	mu         sync.Mutex
 	throughIDs sync.Map // *ident to *ident
-	made       sync.Map // *ident to struct{}
 }
 
 // attach sets up m for its route rt in r, whose identity is id; r's lock
@@ -220,18 +218,12 @@ func (m *mounted) throughFor(id *ident) *ident {
 		return tid.(*ident)
 	}
 	full := joinMounted(&m.route.id.pat, id.pat.str)
-	tid := newIdent(full, mountedLayout(m.prefix, m.nsegs, id.l), m.route.index(), identThrough)
+	l := mountedLayout(m.prefix, m.nsegs, id.l)
+	l.through = m
+	tid := newIdent(full, l, m.route.index(), identThrough)
 	m.r.addIdents(tid)
-	m.made.Store(tid, struct{}{})
 	m.throughIDs.Store(id, tid)
 	return tid
-}
-
-// isThrough reports whether id is one of the identities that throughFor
-// made.
-func (m *mounted) isThrough(id *ident) bool {
-	_, ok := m.made.Load(id)
-	return ok
 }
 
 // joinMounted returns the full pattern of the pattern inner of a router

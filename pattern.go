@@ -19,7 +19,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -122,8 +121,7 @@ type pattern struct {
 	// pattern was registered; nil for a pattern that keeps neither.
 	//
 	// Optimization: one pointer, so that a pattern is 32 bytes instead of
-	// 56. Most patterns keep no segments (see settle), and those
-	// registered at one place share an ext (see sharedExt).
+	// 40. Most patterns keep no segments (see settle).
 	ext *patternExt
 
 	// Optimization: the method and the host are parts of str, kept as
@@ -139,11 +137,16 @@ type pattern struct {
 	compact bool
 }
 
-// patternExt is what a pattern keeps behind a pointer: the segments of a
-// pattern that is not compact, and where it was registered.
+// patternExt is what a pattern keeps behind a pointer: where it was
+// registered and the segments of a pattern that is not compact.
+//
+// Optimization: 16 bytes. A compact pattern needs only its location, and
+// the compact patterns registered one after another at one place, as a
+// program registers routes in a loop, from a table or a specification,
+// share one (see settle).
 type patternExt struct {
-	segs []segment
-	loc  location // where the pattern was registered, for conflict messages
+	loc  location   // where the pattern was registered, for conflict messages
+	segs *[]segment // nil for a compact pattern
 }
 
 // loc returns where p was registered, or 0 if unknown.
@@ -152,38 +155,6 @@ func (p *pattern) loc() location {
 		return 0
 	}
 	return p.ext.loc
-}
-
-// sharedExts holds, for each place that patterns were registered at, the
-// ext that compact patterns registered there share.
-//
-// Optimization: a compact pattern needs only its location, and the places
-// a program registers patterns at are its lines of code that do, so that a
-// route keeps one word instead of two. Many routes come from one line when
-// a program registers them in a loop, from a table or a specification; a
-// route registered at a line of its own costs 16 bytes more than it would
-// with the location in the pattern, which its line of code costs in the
-// program's text anyway. The map only grows, by one entry for each such
-// line.
-var sharedExts struct {
-	mu sync.Mutex
-	m  map[location]*patternExt
-}
-
-// sharedExt returns the ext, never modified, that the compact patterns
-// registered at loc share.
-func sharedExt(loc location) *patternExt {
-	sharedExts.mu.Lock()
-	defer sharedExts.mu.Unlock()
-	e := sharedExts.m[loc]
-	if e == nil {
-		if sharedExts.m == nil {
-			sharedExts.m = make(map[location]*patternExt)
-		}
-		e = &patternExt{loc: loc}
-		sharedExts.m[loc] = e
-	}
-	return e
 }
 
 // maxPatternHost is the most bytes that the method and host of a pattern,
@@ -201,40 +172,45 @@ func newPattern(n int) *pattern {
 		b := new(struct {
 			p pattern
 			e patternExt
+			h []segment
 			s [1]segment
 		})
-		b.e.segs = b.s[:0]
+		b.h, b.e.segs = b.s[:0], &b.h
 		b.p.ext = &b.e
 		return &b.p
 	case n == 2:
 		b := new(struct {
 			p pattern
 			e patternExt
+			h []segment
 			s [2]segment
 		})
-		b.e.segs = b.s[:0]
+		b.h, b.e.segs = b.s[:0], &b.h
 		b.p.ext = &b.e
 		return &b.p
 	case n == 3:
 		b := new(struct {
 			p pattern
 			e patternExt
+			h []segment
 			s [3]segment
 		})
-		b.e.segs = b.s[:0]
+		b.h, b.e.segs = b.s[:0], &b.h
 		b.p.ext = &b.e
 		return &b.p
 	case n == 4:
 		b := new(struct {
 			p pattern
 			e patternExt
+			h []segment
 			s [4]segment
 		})
-		b.e.segs = b.s[:0]
+		b.h, b.e.segs = b.s[:0], &b.h
 		b.p.ext = &b.e
 		return &b.p
 	}
-	return &pattern{ext: &patternExt{segs: make([]segment, 0, n)}}
+	segs := make([]segment, 0, n)
+	return &pattern{ext: &patternExt{segs: &segs}}
 }
 
 // segments returns the segments of p's path. Those of a compact pattern
@@ -246,7 +222,7 @@ func (p *pattern) segments() []segment { return p.segmentsIn(nil) }
 // own.
 func (p *pattern) segmentsIn(buf []segment) []segment {
 	if !p.compact {
-		return p.ext.segs
+		return *p.ext.segs
 	}
 	return splitPath(buf, p.path())
 }
@@ -257,7 +233,7 @@ func (p *pattern) segmentsIn(buf []segment) []segment {
 // Allocation: none.
 func (p *pattern) segment(i int) segment {
 	if !p.compact {
-		return (p.ext.segs)[i]
+		return (*p.ext.segs)[i]
 	}
 	path := p.path()
 	for ; i > 0; i-- {
@@ -274,7 +250,7 @@ func (p *pattern) segment(i int) segment {
 // numSegments returns the number of segments of p's path.
 func (p *pattern) numSegments() int {
 	if !p.compact {
-		return len(p.ext.segs)
+		return len(*p.ext.segs)
 	}
 	// Each segment starts with a '/'.
 	return strings.Count(p.path(), "/")
@@ -327,19 +303,19 @@ func splitPath(dst []segment, p string) []segment {
 // from its string instead of keeping them: 24 bytes a segment, or 72 for
 // "GET /api/users/{id}".
 //
-// A compact pattern takes the ext that those registered at its location
-// share: last, if it is that location's, which spares a lookup when
-// patterns are registered in a loop.
+// A compact pattern takes last, the ext of the compact pattern registered
+// before it, if that was registered at the same place.
 func (p *pattern) settle(last *patternExt) {
 	var buf [8]segment
-	if slices.Equal(splitPath(buf[:0], p.path()), p.ext.segs) {
-		if last == nil || last.loc != p.ext.loc {
-			last = sharedExt(p.ext.loc)
+	if slices.Equal(splitPath(buf[:0], p.path()), *p.ext.segs) {
+		if last == nil || last.loc != p.ext.loc || last.segs != nil {
+			last = &patternExt{loc: p.ext.loc}
 		}
 		p.ext, p.compact = last, true
 		return
 	}
-	p.ext = &patternExt{segs: slices.Clone(p.ext.segs), loc: p.ext.loc}
+	segs := slices.Clone(*p.ext.segs)
+	p.ext = &patternExt{loc: p.ext.loc, segs: &segs}
 }
 
 // method returns the method of p; "" matches every method.
@@ -354,7 +330,7 @@ func (p *pattern) String() string { return p.str }
 // lastSegment returns the final segment of p's path.
 func (p *pattern) lastSegment() segment {
 	if !p.compact {
-		return (p.ext.segs)[len(p.ext.segs)-1]
+		return (*p.ext.segs)[len(*p.ext.segs)-1]
 	}
 	return p.segment(p.numSegments() - 1)
 }
@@ -446,8 +422,8 @@ func parsePattern(s string, lookup constraintLookup) (*pattern, error) {
 }
 
 // parsePatternInto is parsePattern, with the pattern in *into and its
-// segments in *buf unless into is nil: its segments are then buf's until
-// settle gives it its own or none.
+// segments in buf.segs unless into is nil: its ext is then buf until
+// settle gives it one of its own or a shared one.
 func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constraintLookup) (_ *pattern, err error) {
 	if s == "" {
 		return nil, &PatternError{Pattern: s, Err: errors.New("empty pattern")}
@@ -474,7 +450,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 	// Each segment starts with a '/', and no constraint may contain one.
 	var p *pattern
 	if into != nil {
-		buf.segs = buf.segs[:0]
+		*buf.segs = (*buf.segs)[:0]
 		p = into
 		*p = pattern{ext: buf}
 	} else {
@@ -509,7 +485,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 		rest = rest[1:]
 		off = len(s) - len(rest)
 		if rest == "" {
-			p.ext.segs = append(p.ext.segs, multiSegment(""))
+			*p.ext.segs = append(*p.ext.segs, multiSegment(""))
 			break
 		}
 		i := strings.IndexByte(rest, '/')
@@ -519,7 +495,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 		var seg string
 		seg, rest = rest[:i], rest[i:]
 		if j := strings.IndexByte(seg, '{'); j < 0 {
-			p.ext.segs = append(p.ext.segs, literalSegment(pathUnescape(seg)))
+			*p.ext.segs = append(*p.ext.segs, literalSegment(pathUnescape(seg)))
 			continue
 		} else if j != 0 {
 			off += j
@@ -541,7 +517,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 			if rest != "" {
 				return fail("{$} not at end")
 			}
-			p.ext.segs = append(p.ext.segs, literalSegment("/"))
+			*p.ext.segs = append(*p.ext.segs, literalSegment("/"))
 			break
 		}
 		name, expr, constrained := strings.Cut(body, ":")
@@ -560,7 +536,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 		}
 		if named++; named == maxNamesScanned {
 			seen = map[string]bool{}
-			for _, sg := range p.ext.segs {
+			for _, sg := range *p.ext.segs {
 				if sg.named() {
 					seen[sg.s] = true
 				}
@@ -587,7 +563,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 			}
 			sg = wildSegment(name, c)
 		}
-		p.ext.segs = append(p.ext.segs, sg)
+		*p.ext.segs = append(*p.ext.segs, sg)
 	}
 	return p, nil
 }
@@ -603,7 +579,7 @@ func (p *pattern) hasName(name string, seen map[string]bool) bool {
 	if seen != nil {
 		return seen[name]
 	}
-	for _, sg := range p.ext.segs {
+	for _, sg := range *p.ext.segs {
 		if sg.named() && sg.s == name {
 			return true
 		}

@@ -273,7 +273,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	// another.
 	buf := r.segs
 	if buf == nil {
-		buf = new(patternExt)
+		buf = &patternExt{segs: new([]segment)}
 	}
 	r.segs = nil
 	id := &ident{kind: identServe}
