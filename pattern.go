@@ -116,46 +116,41 @@ func (s segment) label() string {
 // A pattern is a parsed pattern string.
 type pattern struct {
 	str string // the pattern as registered, as it appears in r.Pattern
-	// ext holds the segments of the path, unless the pattern is compact
-	// (read them with segments, segmentsIn or segment), and where the
-	// pattern was registered; nil for a pattern that keeps neither.
+	// parsed points to the segments of the path; read them with
+	// segments, segmentsIn or segment. It is nil for a compact pattern:
+	// one whose segments are the path of str split at its slashes, read
+	// as they are written (see splitPath), with no escapes, no {$} and no
+	// constraints, which keeps no parsed segments (see settle).
 	//
-	// Optimization: one pointer, so that a pattern is 32 bytes instead of
-	// 40. Most patterns keep no segments (see settle).
-	ext *patternExt
+	// Optimization: a pointer, so that a pattern is 32 bytes instead of
+	// 56; most patterns keep no segments.
+	parsed *[]segment
+	where  locRef // where the pattern was registered, for conflict messages
 
 	// Optimization: the method and the host are parts of str, kept as
-	// their bounds, so that a pattern is 24 bytes smaller: the method is
-	// str[:methodEnd], the host str[hostStart:hostEnd]. The method and
-	// host of a pattern take at most maxPatternHost bytes.
-	methodEnd, hostStart, hostEnd uint16
-
-	// compact is set on a pattern whose segments are the path of str split
-	// at its slashes, read as they are written (see splitPath): no
-	// escapes, no {$}, no constraints. Such a pattern keeps no parsed
-	// segments; see settle.
-	compact bool
+	// bounds, so that a pattern is 24 bytes smaller: the method is
+	// str[:methodEnd], and the host runs from hostStart to the first '/'
+	// after it, since neither a method nor a host may contain one. The
+	// method and host of a pattern take at most maxPatternHost bytes.
+	methodEnd, hostStart uint16
 }
 
-// patternExt is what a pattern keeps behind a pointer: where it was
-// registered and the segments of a pattern that is not compact.
-//
-// Optimization: 16 bytes. A compact pattern needs only its location, and
-// the compact patterns registered one after another at one place, as a
-// program registers routes in a loop, from a table or a specification,
-// share one (see settle).
-type patternExt struct {
-	loc  location   // where the pattern was registered, for conflict messages
-	segs *[]segment // nil for a compact pattern
+// compact reports whether p keeps no parsed segments.
+func (p *pattern) compact() bool { return p.parsed == nil }
+
+// hostEnd returns the index in p.str of the end of p's host: of the first
+// '/' from hostStart, or len(p.str) if there is none (in a pattern that
+// holds only its string).
+func (p *pattern) hostEnd() int {
+	i := strings.IndexByte(p.str[p.hostStart:], '/')
+	if i < 0 {
+		return len(p.str)
+	}
+	return int(p.hostStart) + i
 }
 
 // loc returns where p was registered, or 0 if unknown.
-func (p *pattern) loc() location {
-	if p.ext == nil {
-		return 0
-	}
-	return p.ext.loc
-}
+func (p *pattern) loc() location { return p.where.location() }
 
 // maxPatternHost is the most bytes that the method and host of a pattern,
 // with the blanks between them, may take.
@@ -171,46 +166,42 @@ func newPattern(n int) *pattern {
 	case n <= 1:
 		b := new(struct {
 			p pattern
-			e patternExt
 			h []segment
 			s [1]segment
 		})
-		b.h, b.e.segs = b.s[:0], &b.h
-		b.p.ext = &b.e
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	case n == 2:
 		b := new(struct {
 			p pattern
-			e patternExt
 			h []segment
 			s [2]segment
 		})
-		b.h, b.e.segs = b.s[:0], &b.h
-		b.p.ext = &b.e
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	case n == 3:
 		b := new(struct {
 			p pattern
-			e patternExt
 			h []segment
 			s [3]segment
 		})
-		b.h, b.e.segs = b.s[:0], &b.h
-		b.p.ext = &b.e
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	case n == 4:
 		b := new(struct {
 			p pattern
-			e patternExt
 			h []segment
 			s [4]segment
 		})
-		b.h, b.e.segs = b.s[:0], &b.h
-		b.p.ext = &b.e
+		b.h = b.s[:0]
+		b.p.parsed = &b.h
 		return &b.p
 	}
 	segs := make([]segment, 0, n)
-	return &pattern{ext: &patternExt{segs: &segs}}
+	return &pattern{parsed: &segs}
 }
 
 // segments returns the segments of p's path. Those of a compact pattern
@@ -221,8 +212,8 @@ func (p *pattern) segments() []segment { return p.segmentsIn(nil) }
 // appended to buf, so that a caller may read them into an array of its
 // own.
 func (p *pattern) segmentsIn(buf []segment) []segment {
-	if !p.compact {
-		return *p.ext.segs
+	if !p.compact() {
+		return *p.parsed
 	}
 	return splitPath(buf, p.path())
 }
@@ -232,8 +223,8 @@ func (p *pattern) segmentsIn(buf []segment) []segment {
 //
 // Allocation: none.
 func (p *pattern) segment(i int) segment {
-	if !p.compact {
-		return (*p.ext.segs)[i]
+	if !p.compact() {
+		return (*p.parsed)[i]
 	}
 	path := p.path()
 	for ; i > 0; i-- {
@@ -249,8 +240,8 @@ func (p *pattern) segment(i int) segment {
 
 // numSegments returns the number of segments of p's path.
 func (p *pattern) numSegments() int {
-	if !p.compact {
-		return len(*p.ext.segs)
+	if !p.compact() {
+		return len(*p.parsed)
 	}
 	// Each segment starts with a '/'.
 	return strings.Count(p.path(), "/")
@@ -259,7 +250,7 @@ func (p *pattern) numSegments() int {
 // path returns the path of p as written in its pattern: what follows its
 // host, from its first '/', since neither a method nor a host may contain
 // one.
-func (p *pattern) path() string { return p.str[p.hostEnd:] }
+func (p *pattern) path() string { return p.str[p.hostEnd():] }
 
 // splitPath appends to dst the segments of the pattern path p, read as
 // they are written: each segment starts with a '/'; "{name}" is a
@@ -302,35 +293,29 @@ func splitPath(dst []segment, p string) []segment {
 // without escapes, {$} or constraints, most of them, reads them again
 // from its string instead of keeping them: 24 bytes a segment, or 72 for
 // "GET /api/users/{id}".
-//
-// A compact pattern takes last, the ext of the compact pattern registered
-// before it, if that was registered at the same place.
-func (p *pattern) settle(last *patternExt) {
+func (p *pattern) settle() {
 	var buf [8]segment
-	if slices.Equal(splitPath(buf[:0], p.path()), *p.ext.segs) {
-		if last == nil || last.loc != p.ext.loc || last.segs != nil {
-			last = &patternExt{loc: p.ext.loc}
-		}
-		p.ext, p.compact = last, true
+	if slices.Equal(splitPath(buf[:0], p.path()), *p.parsed) {
+		p.parsed = nil
 		return
 	}
-	segs := slices.Clone(*p.ext.segs)
-	p.ext = &patternExt{loc: p.ext.loc, segs: &segs}
+	segs := slices.Clone(*p.parsed)
+	p.parsed = &segs
 }
 
 // method returns the method of p; "" matches every method.
 func (p *pattern) method() string { return p.str[:p.methodEnd] }
 
 // host returns the host of p; "" matches every host.
-func (p *pattern) host() string { return p.str[p.hostStart:p.hostEnd] }
+func (p *pattern) host() string { return p.str[p.hostStart:p.hostEnd()] }
 
 // String returns the pattern as it was registered.
 func (p *pattern) String() string { return p.str }
 
 // lastSegment returns the final segment of p's path.
 func (p *pattern) lastSegment() segment {
-	if !p.compact {
-		return (*p.ext.segs)[len(*p.ext.segs)-1]
+	if !p.compact() {
+		return (*p.parsed)[len(*p.parsed)-1]
 	}
 	return p.segment(p.numSegments() - 1)
 }
@@ -422,9 +407,9 @@ func parsePattern(s string, lookup constraintLookup) (*pattern, error) {
 }
 
 // parsePatternInto is parsePattern, with the pattern in *into and its
-// segments in buf.segs unless into is nil: its ext is then buf until
-// settle gives it one of its own or a shared one.
-func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constraintLookup) (_ *pattern, err error) {
+// segments in *buf unless into is nil: its segments are then buf's until
+// settle gives it its own or none.
+func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraintLookup) (_ *pattern, err error) {
 	if s == "" {
 		return nil, &PatternError{Pattern: s, Err: errors.New("empty pattern")}
 	}
@@ -450,9 +435,9 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 	// Each segment starts with a '/', and no constraint may contain one.
 	var p *pattern
 	if into != nil {
-		*buf.segs = (*buf.segs)[:0]
+		*buf = (*buf)[:0]
 		p = into
-		*p = pattern{ext: buf}
+		*p = pattern{parsed: buf}
 	} else {
 		p = newPattern(strings.Count(rest[i:], "/"))
 	}
@@ -462,7 +447,6 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 	}
 	p.str, p.methodEnd = s, uint16(len(method))
 	p.hostStart = uint16(len(s) - len(rest))
-	p.hostEnd = p.hostStart + uint16(i)
 	rest = rest[i:]
 	if j := strings.IndexByte(host, '{'); j >= 0 {
 		off += j
@@ -485,7 +469,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 		rest = rest[1:]
 		off = len(s) - len(rest)
 		if rest == "" {
-			*p.ext.segs = append(*p.ext.segs, multiSegment(""))
+			*p.parsed = append(*p.parsed, multiSegment(""))
 			break
 		}
 		i := strings.IndexByte(rest, '/')
@@ -495,7 +479,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 		var seg string
 		seg, rest = rest[:i], rest[i:]
 		if j := strings.IndexByte(seg, '{'); j < 0 {
-			*p.ext.segs = append(*p.ext.segs, literalSegment(pathUnescape(seg)))
+			*p.parsed = append(*p.parsed, literalSegment(pathUnescape(seg)))
 			continue
 		} else if j != 0 {
 			off += j
@@ -517,7 +501,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 			if rest != "" {
 				return fail("{$} not at end")
 			}
-			*p.ext.segs = append(*p.ext.segs, literalSegment("/"))
+			*p.parsed = append(*p.parsed, literalSegment("/"))
 			break
 		}
 		name, expr, constrained := strings.Cut(body, ":")
@@ -536,7 +520,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 		}
 		if named++; named == maxNamesScanned {
 			seen = map[string]bool{}
-			for _, sg := range *p.ext.segs {
+			for _, sg := range *p.parsed {
 				if sg.named() {
 					seen[sg.s] = true
 				}
@@ -563,7 +547,7 @@ func parsePatternInto(into *pattern, buf *patternExt, s string, lookup constrain
 			}
 			sg = wildSegment(name, c)
 		}
-		*p.ext.segs = append(*p.ext.segs, sg)
+		*p.parsed = append(*p.parsed, sg)
 	}
 	return p, nil
 }
@@ -579,7 +563,7 @@ func (p *pattern) hasName(name string, seen map[string]bool) bool {
 	if seen != nil {
 		return seen[name]
 	}
-	for _, sg := range *p.ext.segs {
+	for _, sg := range *p.parsed {
 		if sg.named() && sg.s == name {
 			return true
 		}

@@ -426,21 +426,18 @@ func TestSettle(t *testing.T) {
 		}
 	}
 	for _, tt := range patterns {
-		p, err := parsePatternInto(new(pattern), &patternExt{segs: new([]segment)}, tt.s, builtinLookup)
+		p, err := parsePatternInto(new(pattern), new([]segment), tt.s, builtinLookup)
 		if err != nil {
 			if tt.compact {
 				t.Errorf("%q: %v", tt.s, err)
 			}
 			continue
 		}
-		want := slices.Clone(*p.ext.segs)
+		want := slices.Clone(*p.parsed)
 		wantStatic, wantWildcards := p.staticPath(), p.wildcards()
-		p.settle(nil)
-		if p.compact != tt.compact {
-			t.Errorf("%q: compact = %v, want %v", tt.s, p.compact, tt.compact)
-		}
-		if p.compact != (p.ext.segs == nil) {
-			t.Errorf("%q: compact = %v, keeping segments %v", tt.s, p.compact, p.ext.segs != nil)
+		p.settle()
+		if p.compact() != tt.compact {
+			t.Errorf("%q: compact = %v, want %v", tt.s, p.compact(), tt.compact)
 		}
 		if got := p.segments(); !slices.Equal(got, want) {
 			t.Errorf("%q: segments %s, want %s", tt.s, describeSegments(got), describeSegments(want))
@@ -467,9 +464,8 @@ func TestSettle(t *testing.T) {
 
 // TestRoutesSettled checks that a registered route keeps its pattern's
 // segments only if it cannot read them again from its string, that the
-// buffer they were parsed into is not shared with any route, that each
-// keeps where it was registered, and that compact patterns registered one
-// after another at one place share what they keep.
+// buffer they were parsed into is not shared with any route, and that
+// each keeps where it was registered.
 func TestRoutesSettled(t *testing.T) {
 	r := New()
 	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
@@ -477,27 +473,24 @@ func TestRoutesSettled(t *testing.T) {
 	r.Handle("GET /b/{y:int}", h)
 	r.Handle("GET /c/{$}", h)
 	r.Handle("GET /d/{rest...}", h)
-	for _, s := range []string{"GET /e/1", "GET /e/{z}"} {
-		r.Handle(s, h) // both registered at one line
-	}
-	want := map[string]bool{"GET /a/{x}": true, "GET /b/{y:int}": false, "GET /c/{$}": false, "GET /d/{rest...}": true, "GET /e/1": true, "GET /e/{z}": true}
+	want := map[string]bool{"GET /a/{x}": true, "GET /b/{y:int}": false, "GET /c/{$}": false, "GET /d/{rest...}": true}
+	locs := map[string]bool{} // each registered at a line of its own
 	for _, rt := range r.routes {
-		p := &rt.id.pat
-		if p.compact != want[p.str] {
-			t.Errorf("%q: compact = %v", p.str, p.compact)
+		if loc := rt.id.pat.loc().String(); locs[loc] {
+			t.Errorf("%q: registered at %s, as another", rt.id.pat.str, loc)
+		} else {
+			locs[loc] = true
 		}
-		if p.ext == r.segs || p.ext.segs == r.segs.segs || p.ext.segs != nil && cap(*r.segs.segs) > 0 && unsafe.SliceData(*p.ext.segs) == unsafe.SliceData((*r.segs.segs)[:1]) {
-			t.Errorf("%q: keeps the parse buffer", p.str)
+		if rt.id.pat.compact() != want[rt.id.pat.str] {
+			t.Errorf("%q: compact = %v", rt.id.pat.str, rt.id.pat.compact())
 		}
-		if loc := p.loc().String(); !strings.Contains(loc, "pattern_test.go:") {
-			t.Errorf("%q: registered at %s", p.str, loc)
+		if loc := rt.id.pat.loc().String(); !strings.Contains(loc, "pattern_test.go:") {
+			t.Errorf("%q: registered at %s", rt.id.pat.str, loc)
 		}
-	}
-	if e1, e2 := r.routes[4].id.pat.ext, r.routes[5].id.pat.ext; e1 != e2 {
-		t.Errorf("GET /e/1 and GET /e/{z}, registered at one line: ext %p and %p", e1, e2)
-	}
-	if r.routes[0].id.pat.ext == r.routes[3].id.pat.ext {
-		t.Errorf("GET /a/{x} and GET /d/{rest...}, registered at two lines, share an ext")
+		if rt.id.pat.parsed != nil && (rt.id.pat.parsed == r.segs ||
+			cap(*r.segs) > 0 && unsafe.SliceData(*rt.id.pat.parsed) == unsafe.SliceData((*r.segs)[:1])) {
+			t.Errorf("%q: keeps the parse buffer", rt.id.pat.str)
+		}
 	}
 	// The constrained route reads its constraint still.
 	req := httptest.NewRequest("GET", "/b/12", nil)

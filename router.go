@@ -44,10 +44,11 @@ type Router struct {
 	mounts  []*mounted // mounts of Routers, in registration order
 	// segs is a buffer for check to parse a pattern's segments into; see
 	// there.
-	segs *patternExt
-	// lastExt is the ext of the last compact pattern registered, for
-	// settle.
-	lastExt *patternExt
+	segs *[]segment
+	// lastLoc and lastWhere are the location of the last pattern
+	// registered and its reference, for check.
+	lastLoc   location
+	lastWhere locRef
 	// patternBlock is the block of memory that copyPattern packs the
 	// copies of r's patterns into.
 	patternBlock []byte
@@ -154,6 +155,52 @@ func callerLocation() location {
 // Optimization: a route keeps a word, and the file and line are looked up
 // only for the messages and introspection that show them.
 type location uintptr
+
+// A locRef refers to a location in locations: one more than its index
+// there, or 0 for an unknown location.
+//
+// Optimization: 32 bits, so that a pattern is 32 bytes instead of 40 (see
+// pattern). The places a program registers patterns at are its lines of
+// code that do, few enough to number.
+type locRef uint32
+
+// locations holds every location that patterns were registered at, once
+// each. It only grows, by one entry for each call of a registering method
+// in the program's code.
+var locations struct {
+	mu   sync.Mutex
+	locs []location
+	refs map[location]locRef
+}
+
+// refLocation returns the reference of l, adding l to locations if needed.
+func refLocation(l location) locRef {
+	if l == 0 {
+		return 0
+	}
+	locations.mu.Lock()
+	defer locations.mu.Unlock()
+	ref, ok := locations.refs[l]
+	if !ok {
+		if locations.refs == nil {
+			locations.refs = make(map[location]locRef)
+		}
+		locations.locs = append(locations.locs, l)
+		ref = locRef(len(locations.locs))
+		locations.refs[l] = ref
+	}
+	return ref
+}
+
+// location returns the location that ref refers to.
+func (ref locRef) location() location {
+	if ref == 0 {
+		return 0
+	}
+	locations.mu.Lock()
+	defer locations.mu.Unlock()
+	return locations.locs[ref-1]
+}
 
 // String returns "file:line", or "unknown location".
 func (l location) String() string {
@@ -273,7 +320,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	// another.
 	buf := r.segs
 	if buf == nil {
-		buf = &patternExt{segs: new([]segment)}
+		buf = new([]segment)
 	}
 	r.segs = nil
 	id := &ident{kind: identServe}
@@ -281,7 +328,10 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.ext.loc = loc
+	if loc != r.lastLoc || r.lastWhere == 0 {
+		r.lastLoc, r.lastWhere = loc, refLocation(loc)
+	}
+	p.where = r.lastWhere
 	var conflict *ConflictError
 	r.tab.root(p.host()).eachOverlapping(p.segments(), func(rt *route) {
 		if conflict == nil && p.conflictsWith(&rt.id.pat) && !isVariant(p, g.version, rt) {
@@ -377,11 +427,8 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 		}
 	}
 	c.addRoute(rt)
-	buf := p.ext
-	p.settle(r.lastExt)
-	if p.compact {
-		r.lastExt = p.ext
-	}
+	buf := p.parsed
+	p.settle()
 	r.segs = buf
 }
 
