@@ -208,6 +208,27 @@ func (t *identTable) add(id *ident) {
 	}
 }
 
+// removeKey removes the identity whose key is key, if present.
+func (t *identTable) removeKey(key *byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sl := t.slots.Load()
+	if sl == nil {
+		return
+	}
+	mask := uintptr(len(sl.s) - 1)
+	for i := sl.slot(key); ; i = (i + 1) & mask {
+		switch id := sl.s[i].Load(); {
+		case id == nil:
+			return
+		case id.key() == key:
+			sl.s[i].Store(deletedIdent)
+			t.live--
+			return
+		}
+	}
+}
+
 // remove removes id, if present.
 func (t *identTable) remove(id *ident) {
 	t.mu.Lock()
@@ -277,7 +298,7 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 		return id.(*ident)
 	}
 	id := newIdent(sid.pat.str, sid.l, int(sid.route), kind)
-	r.addIdents(id)
+	r.addIdents(nil, id)
 	ids.Store(sid, id)
 	return id
 }
@@ -285,21 +306,49 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 // An identSet holds the identities a router has added to the registry, so
 // that a cleanup can remove them once the router is unreachable. It must
 // not refer to the router.
+//
+// Optimization: an identity whose key is in one of the router's blocks of
+// patterns (see copyPattern), as the identity of every route is, is kept
+// as the offset of its key in the block, 2 bytes instead of a pointer of
+// 8, and one the collector does not follow; the others, made when a route
+// first gives an answer or by a mount, are kept as they are.
 type identSet struct {
-	mu  sync.Mutex
-	ids []*ident
+	mu     sync.Mutex
+	blocks []keyBlock
+	ids    []*ident // identities whose keys are in none of blocks
+}
+
+// A keyBlock is a block of patterns and the offsets in it of the keys of
+// identities.
+type keyBlock struct {
+	data []byte   // the whole block, to its capacity
+	offs []uint16 // below maxPatternBlock
 }
 
 // addIdents adds ids to the registry and to the identities of r. The first
-// time, it attaches the cleanup that removes them again.
-func (r *Router) addIdents(ids ...*ident) {
+// time, it attaches the cleanup that removes them again. block is r's
+// current block of patterns, for a caller that holds r's lock, or nil.
+func (r *Router) addIdents(block []byte, ids ...*ident) {
 	set := r.identSet()
 	set.mu.Lock()
 	defer set.mu.Unlock()
+	block = block[:cap(block)]
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
 	for _, id := range ids {
 		idents.add(id)
+		// Invariant: the key of an identity whose copy copyPattern packed
+		// is in the block it packed it into, the last one so far.
+		key := uintptr(unsafe.Pointer(id.key()))
+		if len(block) == 0 || key < start || key >= start+uintptr(len(block)) {
+			set.ids = append(set.ids, id)
+			continue
+		}
+		if n := len(set.blocks); n == 0 || unsafe.SliceData(set.blocks[n-1].data) != unsafe.SliceData(block) {
+			set.blocks = append(set.blocks, keyBlock{data: block})
+		}
+		b := &set.blocks[len(set.blocks)-1]
+		b.offs = append(b.offs, uint16(key-start))
 	}
-	set.ids = append(set.ids, ids...)
 }
 
 // identSet returns the identity set of r, creating it and attaching its
@@ -310,6 +359,11 @@ func (r *Router) identSet() *identSet {
 		runtime.AddCleanup(r, func(set *identSet) {
 			set.mu.Lock()
 			defer set.mu.Unlock()
+			for _, b := range set.blocks {
+				for _, off := range b.offs {
+					idents.removeKey(&b.data[off])
+				}
+			}
 			for _, id := range set.ids {
 				idents.remove(id)
 			}

@@ -221,7 +221,7 @@ func (m *mounted) throughFor(id *ident) *ident {
 	l := mountedLayout(m.prefix, m.nsegs, id.l)
 	l.through = m
 	tid := newIdent(full, l, m.route.index(), identThrough)
-	m.r.addIdents(tid)
+	m.r.addIdents(nil, tid)
 	m.throughIDs.Store(id, tid)
 	return tid
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -100,6 +101,58 @@ func TestIdentRegistry(t *testing.T) {
 	}
 	if findIdent(pattern) != nil {
 		t.Error("identity still registered after its router was collected")
+	}
+}
+
+// TestIdentRegistryCleanup checks that a collected router's identities
+// all leave the registry: those of routes, kept by their offsets in the
+// router's blocks of patterns, over several blocks; that of a pattern too
+// long for a block; and that of an answer, made while serving.
+func TestIdentRegistryCleanup(t *testing.T) {
+	h := func(http.ResponseWriter, *http.Request) {}
+	patterns := func() []string {
+		router := New()
+		var patterns []string
+		for i := range 3000 {
+			router.HandleFunc("GET /r"+strconv.Itoa(i)+"/{x}", h)
+		}
+		router.HandleFunc("GET /long/"+strings.Repeat("a", maxPatternBlock), h)
+		router.HandleFunc("GET /dir/", h)
+		for _, rt := range router.routes {
+			patterns = append(patterns, rt.id.pat.str)
+		}
+		r := &http.Request{Method: "GET", URL: &url.URL{Path: "/dir"}}
+		router.ServeHTTP(&recorder{h: http.Header{}}, r)
+		patterns = append(patterns, r.Pattern)
+		set := router.ids
+		set.mu.Lock()
+		blocks, others := len(set.blocks), len(set.ids)
+		set.mu.Unlock()
+		if blocks < 2 || others != 2 {
+			t.Fatalf("%d blocks and %d other identities, want several blocks and 2", blocks, others)
+		}
+		for _, p := range patterns {
+			if findIdent(p) == nil {
+				t.Fatalf("no identity for %.40q", p)
+			}
+		}
+		return patterns
+	}()
+	left := func() int {
+		n := 0
+		for _, p := range patterns {
+			if findIdent(p) != nil {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 0; i < 50 && left() > 0; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if n := left(); n > 0 {
+		t.Errorf("%d of %d identities still registered after their router was collected", n, len(patterns))
 	}
 }
 

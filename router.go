@@ -413,7 +413,7 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 			r.mounts = append(r.mounts, m)
 		}
 	}
-	r.addIdents(ids...)
+	r.addIdents(r.patternBlock, ids...)
 
 	if r.patterns != nil && r.patterns[p.str] == nil {
 		r.patterns[p.str] = rt
