@@ -208,8 +208,8 @@ func (t *identTable) add(id *ident) {
 	}
 }
 
-// removeKey removes the identity whose key is key, if present.
-func (t *identTable) removeKey(key *byte) {
+// remove removes the identity whose key is key, if present.
+func (t *identTable) remove(key *byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sl := t.slots.Load()
@@ -222,27 +222,6 @@ func (t *identTable) removeKey(key *byte) {
 		case id == nil:
 			return
 		case id.key() == key:
-			sl.s[i].Store(deletedIdent)
-			t.live--
-			return
-		}
-	}
-}
-
-// remove removes id, if present.
-func (t *identTable) remove(id *ident) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	sl := t.slots.Load()
-	if sl == nil {
-		return
-	}
-	mask := uintptr(len(sl.s) - 1)
-	for i := sl.slot(unsafe.StringData(id.pat.str)); ; i = (i + 1) & mask {
-		switch sl.s[i].Load() {
-		case nil:
-			return
-		case id:
 			sl.s[i].Store(deletedIdent)
 			t.live--
 			return
@@ -361,11 +340,11 @@ func (r *Router) identSet() *identSet {
 			defer set.mu.Unlock()
 			for _, b := range set.blocks {
 				for _, off := range b.offs {
-					idents.removeKey(&b.data[off])
+					idents.remove(&b.data[off])
 				}
 			}
 			for _, id := range set.ids {
-				idents.remove(id)
+				idents.remove(id.key())
 			}
 		}, r.ids)
 	})

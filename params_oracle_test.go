@@ -228,7 +228,7 @@ func TestIdentTableOracle(t *testing.T) {
 			all = append(all, id)
 		} else {
 			id := all[rng.IntN(len(all))]
-			tbl.remove(id)
+			tbl.remove(id.key())
 			present[id] = false
 		}
 		id := all[rng.IntN(len(all))]
