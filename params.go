@@ -61,11 +61,11 @@ func Param(r *http.Request, name string) string {
 	}
 	l := id.l
 	if l.stripped {
-		return r.PathValue(name)
+		return pathValue(r, name)
 	}
 	i := l.position(name)
 	if i < 0 {
-		return r.PathValue(name)
+		return pathValue(r, name)
 	}
 	idx := l.vars[i].seg
 	p, escaped := requestPath(r.URL)
@@ -87,6 +87,17 @@ func Param(r *http.Request, name string) string {
 	}
 	return segmentValue(v, escaped)
 }
+
+// pathValue returns r.PathValue(name).
+//
+// Optimization: not inlined, so that Param, where it is the answer for a
+// name the pattern does not have or for a mount's stripped pattern, keeps
+// the loop of PathValue out of its own code: Param was 1171 bytes with it
+// inlined twice, and how fast its common path ran depended by up to 17%
+// on where the linker placed it.
+//
+//go:noinline
+func pathValue(r *http.Request, name string) string { return r.PathValue(name) }
 
 // patternParam is Param for a request whose pattern no live Router owns.
 func patternParam(r *http.Request, name string) string {
