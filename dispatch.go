@@ -84,14 +84,12 @@ func (t *table) routeOf(id *ident) *route {
 // router's own answers (they are worked out for the path as it finds it),
 // never the route.
 func (t *table) resolve(req *http.Request, q *query) verdict {
-	id := findIdent(req.Pattern)
-	if id != nil {
-		switch rt := t.routeOf(id); {
-		case rt == nil:
-		case id.kind == identReject:
-			t.fillQuery(req, q)
-			return verdict{kind: verdictReject, rt: rt}
-		default:
+	if id := findIdent(req.Pattern); id != nil {
+		if rt := t.routeOf(id); rt != nil {
+			if id.kind == identReject {
+				t.fillQuery(req, q)
+				return verdict{kind: verdictReject, rt: rt}
+			}
 			return verdict{kind: verdictServe, rt: rt}
 		}
 	} else if req.Pattern == "" && req.Method != http.MethodConnect {

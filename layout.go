@@ -98,29 +98,20 @@ func distinctLengths(vars []layoutVar) bool {
 	return true
 }
 
-// initRouteIdent makes id, which holds the pattern of a route of r and its
-// index (see newRoute), registered for version, that route's identity. Its
-// layout is one that a pattern of r with the same wildcards at the same
-// positions, the same number of segments and the same version already
-// has, if there is one.
+// layoutSeed seeds the hashes of the layouts that routers share.
+var layoutSeed = maphash.MakeSeed()
+
+// layoutOf returns the layout of p, registered for version: one that a
+// pattern of r with the same wildcards at the same positions, the same
+// number of segments and the same version already has, or a new one. r's
+// lock is held.
 //
 // Optimization: the routes of an API share few layouts. Of the 167 routes
 // with wildcards of the GitHub API, 38 layouts are distinct: every
 // "/repos/{owner}/{repo}/..." of four segments has the same. Sharing them
 // saves a layout and its names for most routes, and keeps the layouts that
-// Param reads few enough to stay in cache.
-func (r *Router) initRouteIdent(id *ident, version string) {
-	id.l = r.layoutOf(&id.pat, version)
-}
-
-// layoutSeed seeds the hashes of the layouts that routers share.
-var layoutSeed = maphash.MakeSeed()
-
-// layoutOf returns the layout of p, registered for version: one that r
-// already has, or a new one. r's lock is held.
-//
-// Optimization: the hash and the comparison read p, so that a pattern
-// whose layout r has costs no allocation.
+// Param reads few enough to stay in cache. The hash and the comparison read
+// p, so that a pattern whose layout r has costs no allocation.
 func (r *Router) layoutOf(p *pattern, version string) *layout {
 	if version == "" && p.wildcards() == 0 {
 		// Optimization: a pattern without named wildcards, registered

@@ -39,7 +39,7 @@ type Router struct {
 	patterns map[string]*route
 	names    map[string]*route // routes by name
 	// layouts are the layouts of r's patterns with named wildcards or a
-	// version, by their hash, for initRouteIdent to share.
+	// version, by their hash, for layoutOf to share.
 	layouts map[uint64]*layout
 	mounts  []*mounted // mounts of Routers, in registration order
 	// segs is a buffer for check to parse a pattern's segments into; see
@@ -328,7 +328,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	if err != nil {
 		return nil, err
 	}
-	if loc != r.lastLoc || r.lastWhere == 0 {
+	if loc != r.lastLoc {
 		r.lastLoc, r.lastWhere = loc, refLocation(loc)
 	}
 	p.where = r.lastWhere
@@ -404,7 +404,7 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
-	r.initRouteIdent(id, rt.version())
+	id.l = r.layoutOf(&id.pat, rt.version())
 	ids := []*ident{id}
 	if m != nil {
 		m.attach(r, rt, id)
