@@ -116,7 +116,23 @@ func (t *strTable[V]) get(key string) (V, bool) {
 		var zero V
 		return zero, false
 	}
-	h := strHash(key)
+	// Optimization: strHash written out for keys of one to sixteen bytes,
+	// as most static paths and segments are, since the compiler does not
+	// inline it: a lookup of one route of a small router spent 7% of its
+	// time in the call. Invariant: h is strHash(key).
+	var h uint64
+	switch n := len(key); {
+	case n > 16:
+		h = strHash(key)
+	case n >= 8:
+		h = foldMul(word(key, 0)^strSeed1, lastWord(key)^strSeed2^uint64(n))
+	case n >= 4:
+		h = foldMul(uint64(word32(key, 0))^strSeed1, uint64(word32(key, n-4))^strSeed2^uint64(n))
+	case n > 0:
+		h = foldMul((uint64(key[0])|uint64(key[n/2])<<8|uint64(key[n-1])<<16)^strSeed1, uint64(n)^strSeed2)
+	default:
+		h = strHash(key)
+	}
 	pos := t.pos
 	tag := slotTag(h, pos)
 	mask := uint64(len(t.slots) - 1)

@@ -32,9 +32,9 @@ func TestStrTableLarge(t *testing.T) {
 }
 
 // TestStrTableOracle checks strTable against a Go map, the simple version
-// it replaced: random keys of every length up to 40, set, overwritten and
-// looked up with keys present and absent, and iterated, in tables grown
-// from empty and made to size.
+// it replaced: random keys of every length up to 40, set, overwritten,
+// looked up (every key set, and random keys, mostly absent) and iterated,
+// in tables grown from empty and made to size.
 func TestStrTableOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	randomKey := func() string {
@@ -66,6 +66,11 @@ func TestStrTableOracle(t *testing.T) {
 		}
 		if sized && slots > 8 && slots/2 >= 2*n {
 			t.Fatalf("a table made for %d keys has %d slots; half as many take them", n, slots)
+		}
+		for k, w := range want {
+			if got, ok := tbl.get(k); got != w || !ok {
+				t.Fatalf("get(%q) = %d, %v; want %d, true", k, got, ok, w)
+			}
 		}
 		for range 200 {
 			k := randomKey()
