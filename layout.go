@@ -13,6 +13,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // A layout says where the wildcards of a pattern are. Layouts are never
@@ -184,9 +185,14 @@ func (l *layout) fits(p *pattern, version string) bool {
 // sharedLayouts holds the layouts that sharedLayout gives, by number of
 // segments and whether the pattern ends in a multi. Layouts are never
 // changed once made.
+//
+// Optimization: those of fewer than len(short[0]) segments are read
+// without the lock: every static route registered asks for one, and the
+// lock and the map cost 3% of registering a static route.
 var sharedLayouts struct {
-	mu sync.Mutex
-	m  map[sharedLayoutKey]*layout
+	short [2][16]atomic.Pointer[layout] // [tail][nsegs]
+	mu    sync.Mutex
+	m     map[sharedLayoutKey]*layout
 }
 
 // A sharedLayoutKey tells apart the layouts of patterns without named
@@ -199,6 +205,17 @@ type sharedLayoutKey struct {
 // sharedLayout returns the layout shared by the patterns without names
 // and version of nsegs segments, ending in a multi if tail is set.
 func sharedLayout(nsegs int32, tail bool) *layout {
+	var short *atomic.Pointer[layout]
+	if nsegs >= 0 && int(nsegs) < len(sharedLayouts.short[0]) {
+		t := 0
+		if tail {
+			t = 1
+		}
+		short = &sharedLayouts.short[t][nsegs]
+		if l := short.Load(); l != nil {
+			return l
+		}
+	}
 	key := sharedLayoutKey{nsegs: nsegs, tail: tail}
 	sharedLayouts.mu.Lock()
 	defer sharedLayouts.mu.Unlock()
@@ -210,6 +227,9 @@ func sharedLayout(nsegs int32, tail bool) *layout {
 	}
 	shared := &layout{nsegs: nsegs, tail: tail}
 	sharedLayouts.m[key] = shared
+	if short != nil {
+		short.Store(shared)
+	}
 	return shared
 }
 
