@@ -365,3 +365,45 @@ func TestAnswerIdentities(t *testing.T) {
 		t.Error("identities made for answers not given")
 	}
 }
+
+// TestSharedLayoutOnce checks that sharedLayout gives one layout for each
+// number of segments and kind of end, whoever asks first and however many
+// ask at once: those it reads without its lock (fewer than 16 segments) and
+// the others, which it keeps in its map.
+func TestSharedLayoutOnce(t *testing.T) {
+	const maxSegs, callers = 20, 8
+	got := make([][2 * maxSegs]*layout, callers)
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Go(func() {
+			for k := range 2 * maxSegs {
+				// Each caller starts at another key, so that first
+				// calls race with others for the same key.
+				i := (k + c*5) % (2 * maxSegs)
+				got[c][i] = sharedLayout(int32(i/2), i%2 == 1)
+			}
+		})
+	}
+	wg.Wait()
+	for i := range 2 * maxSegs {
+		nsegs, tail := int32(i/2), i%2 == 1
+		l := got[0][i]
+		if l == nil || l.nsegs != nsegs || l.tail != tail || len(l.vars) != 0 {
+			t.Fatalf("sharedLayout(%d, %v) = %+v", nsegs, tail, l)
+		}
+		for c := 1; c < callers; c++ {
+			if got[c][i] != l {
+				t.Fatalf("sharedLayout(%d, %v) gave two layouts", nsegs, tail)
+			}
+		}
+		if again := sharedLayout(nsegs, tail); again != l {
+			t.Fatalf("sharedLayout(%d, %v) gave another layout on a later call", nsegs, tail)
+		}
+		sharedLayouts.mu.Lock()
+		inMap := sharedLayouts.m[sharedLayoutKey{nsegs, tail}]
+		sharedLayouts.mu.Unlock()
+		if inMap != l {
+			t.Fatalf("sharedLayout(%d, %v) is not the layout its map keeps", nsegs, tail)
+		}
+	}
+}
