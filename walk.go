@@ -33,8 +33,6 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 	// would try after the one walk took: then only lookup may say that
 	// nothing matches.
 	alt := false
-	// buf holds an escaped segment unescaped, for child alone.
-	var buf [maxUnescapedOnStack]byte
 	for {
 		if p == "" {
 			q.steps++
@@ -73,11 +71,10 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 				// As lookup does: a segment of an escaped path is
 				// matched unescaped, and "%2F", which unescapes to the
 				// "/" that stands for a trailing slash, is left to it.
-				u := unescapeTo(&buf, seg)
-				if u == "/" {
+				var slash bool
+				if c, slash = n.escapedChild(seg); slash {
 					return nil, false
 				}
-				c = n.child(u)
 			} else {
 				c = n.child(seg)
 			}
@@ -140,6 +137,20 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		return nil, !alt
 	}
+}
+
+// escapedChild returns the literal child of n for the escaped segment seg,
+// and false; or nil and true if seg unescapes to "/".
+//
+// Optimization: apart from walk, so that walk does not clear, on every
+// call, the buffer that only escaped paths use.
+func (n *lookupNode) escapedChild(seg string) (*lookupNode, bool) {
+	var buf [maxUnescapedOnStack]byte
+	u := unescapeTo(&buf, seg)
+	if u == "/" {
+		return nil, true
+	}
+	return n.child(u), false
 }
 
 // onlyConstrained returns the child of the one constrained wildcard of cs
