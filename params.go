@@ -29,15 +29,17 @@ import (
 //
 // Param reads r.Pattern and r.URL, so it works for requests routed by a
 // [Router] (with or without path-value population) or by [http.ServeMux],
-// and it reflects the URL at the time of the call: whatever changes
-// r.URL.Path after routing changes what Param returns. In particular, a
-// handler wrapped in [http.StripPrefix] reads shifted values: behind
-// StripPrefix("/b"), the route "GET /b/{bucket}/{key...}" serving
-// /b/photos/2024/cat.jpg sees the path /photos/2024/cat.jpg, and Param
-// gives bucket "2024". Use [Router.Mount] to strip a prefix (the mounted
-// handler reads the prefix's values with Param), or read the values before
-// the prefix is stripped, or read them with r.PathValue, which the router
-// fills before any handler runs.
+// and it derives the value from the path as it is at the time of the call.
+// If r.URL.Path changes after routing, as it does behind [http.StripPrefix],
+// its segments no longer line up with the pattern's, and which value Param
+// returns is not specified: a segment of the new path (for {name...}, the
+// rest of it), r.PathValue(name), or "". Behind StripPrefix("/b"), the route
+// "GET /b/{bucket}/{key...}" serving /b/photos/2024/cat.jpg passes on the
+// path /photos/2024/cat.jpg, in which bucket is no longer "photos". Use
+// [Router.Mount] to strip a prefix (the mounted handler reads the prefix's
+// values with Param), or read the values before the path changes, or read
+// them with r.PathValue, which the router fills before any handler runs
+// when path values are on.
 //
 // Allocation: none, unless r.URL.RawPath escapes a '/' or a '.' ("%2F",
 // "%2E") and the value holds an escape: the value is then unescaped into a
@@ -381,10 +383,12 @@ func setPathValues(r *http.Request, l *layout, p string, escaped bool) {
 
 // Params returns an iterator over the wildcards of the pattern that
 // matched r and their values, in the order of the pattern, as [Param]
-// returns them: for "GET /repos/{owner}/{repo}" and /repos/golang/go, it
-// yields ("owner", "golang") and ("repo", "go"). It reads the path once,
-// for handlers and adapters that need every value. In a handler that a
-// [Router.Mount] calls, it yields the wildcards of the mount's prefix.
+// returns them, also once the path has changed: for
+// "GET /repos/{owner}/{repo}" and /repos/golang/go, it yields ("owner",
+// "golang") and ("repo", "go"). It is for handlers and adapters that need
+// every value, and reads most of them in one pass over the path. In a
+// handler that a [Router.Mount] calls, it yields the wildcards of the
+// mount's prefix.
 //
 // Allocation: none for the iteration, unless, as for Param, r.URL.RawPath
 // escapes a '/' or a '.' and a value holds an escape.
@@ -407,47 +411,76 @@ func Params(r *http.Request) iter.Seq2[string, string] {
 }
 
 // eachLayoutValue yields the wildcards of l, the layout of r.Pattern, and
-// their values in r's path.
+// the values Param gives them.
+//
+// Optimization: one pass over the path for the wildcards that Param finds
+// from the start, where the pass is one IndexByte call per segment.
+// Invariant: a wildcard that Param finds from the end (see there) is found
+// here the same way, so that the two agree on every path, including one
+// changed after routing, whose segments no longer line up with l.
 func eachLayoutValue(r *http.Request, l *layout, yield func(string, string) bool) {
 	p, escaped := requestPath(r.URL)
-	if p == "" || p[0] != '/' {
-		return
+	// Invariant: while inStep, rest is the path from segment seg on,
+	// without its '/'. Once the path has no segment seg (it has changed
+	// since routing), values are "", as in Param.
+	inStep := p != "" && p[0] == '/'
+	var rest string
+	if inStep {
+		rest = p[1:]
 	}
-	rest, seg := p[1:], 0
+	seg, nsegs := 0, int(l.nsegs)
 	for i, lv := range l.vars {
-		// Invariant: rest starts at segment seg of the path.
-		for ; seg < lv.seg; seg++ {
-			j := strings.IndexByte(rest, '/')
-			if j < 0 {
-				return
+		var v string
+		switch {
+		case !l.tail && lv.seg >= nsegs/2:
+			var ok bool
+			if k := nsegs - 1 - lv.seg; k == 0 {
+				v, ok = lastSegment(p)
+			} else {
+				v, ok = segmentFromEnd(p, k)
 			}
-			rest = rest[j+1:]
-		}
-		v := rest
-		if !l.multi || i < len(l.vars)-1 {
-			if j := strings.IndexByte(rest, '/'); j >= 0 {
-				v = rest[:j]
+			if ok {
+				v = segmentValue(v, escaped)
 			}
+		default:
+			for ; inStep && seg < lv.seg; seg++ {
+				j := strings.IndexByte(rest, '/')
+				inStep = j >= 0
+				rest = rest[j+1:] // all of rest when j < 0, no longer read
+			}
+			if !inStep {
+				break
+			}
+			v = rest
+			if !l.multi || i < len(l.vars)-1 {
+				if j := strings.IndexByte(rest, '/'); j >= 0 {
+					v = rest[:j]
+				}
+			}
+			v = segmentValue(v, escaped)
 		}
-		if !yield(lv.name, segmentValue(v, escaped)) {
+		if !yield(lv.name, v) {
 			return
 		}
 	}
 }
 
 // eachPatternValue yields the wildcards of r.Pattern, a pattern that no
-// live Router owns, and their values in r's path, walking both together as
-// lookupValue does.
+// live Router owns, and the values Param gives them: walking the pattern
+// and the path together, as lookupValue does, and once the path has no
+// more segments, r.PathValue's.
 func eachPatternValue(r *http.Request, yield func(string, string) bool) {
 	pat := r.Pattern
 	i := strings.IndexByte(pat, '/')
-	p, escaped := requestPath(r.URL)
-	if i < 0 || p == "" || p[0] != '/' {
+	if i < 0 {
 		return
 	}
 	pat = pat[i:]
+	p, escaped := requestPath(r.URL)
+	// Invariant: pat[0] == '/', and while inStep, p[0] == '/', at the
+	// segment that corresponds to pat's.
+	inStep := p != "" && p[0] == '/'
 	for {
-		// Invariant: pat[0] == '/' and p[0] == '/', at corresponding segments.
 		seg := pat[1:]
 		if len(seg) > 1 && seg[0] == '{' {
 			end := strings.IndexAny(seg, ":}")
@@ -456,20 +489,30 @@ func eachPatternValue(r *http.Request, yield func(string, string) bool) {
 				name, multi = n, true
 			}
 			if end > 0 && name != "$" {
-				v := p[1:]
-				if j := strings.IndexByte(v, '/'); j >= 0 && !multi {
-					v = v[:j]
+				var v string
+				if inStep {
+					v = p[1:]
+					if j := strings.IndexByte(v, '/'); j >= 0 && !multi {
+						v = v[:j]
+					}
+					v = segmentValue(v, escaped)
+				} else {
+					v = r.PathValue(name)
 				}
-				if !yield(name, segmentValue(v, escaped)) || multi {
+				if !yield(name, v) || multi {
 					return
 				}
 			}
 		}
 		j := strings.IndexByte(seg, '/')
-		k := strings.IndexByte(p[1:], '/')
-		if j < 0 || k < 0 {
+		if j < 0 {
 			return
 		}
-		pat, p = seg[j:], p[1+k:]
+		pat = seg[j:]
+		if inStep {
+			k := strings.IndexByte(p[1:], '/')
+			inStep = k >= 0
+			p = p[1+k:] // all of p when k < 0, no longer read
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package cairn
 
 import (
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -404,6 +405,91 @@ func TestSharedLayoutOnce(t *testing.T) {
 		sharedLayouts.mu.Unlock()
 		if inMap != l {
 			t.Fatalf("sharedLayout(%d, %v) is not the layout its map keeps", nsegs, tail)
+		}
+	}
+}
+
+// TestParamsAgreeWithParam checks that Params yields every wildcard of the
+// pattern that matched, in order, with the value Param gives it, for
+// requests routed by a Router (path values off and on) and by ServeMux;
+// also once the path no longer lines up with the pattern, as it does behind
+// http.StripPrefix, where the values themselves are not specified.
+func TestParamsAgreeWithParam(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	values := []string{"v", "golang", "a%2Fb", "caf%C3%A9", "0123456789abcdef0123456789"}
+	for n := range 600 {
+		// A pattern of up to twelve segments, literals and wildcards,
+		// that may end in a multi, a slash or {$}.
+		nsegs := 1 + rng.IntN(12)
+		var pat, path strings.Builder
+		var names []string
+		for i := range nsegs {
+			if rng.IntN(2) == 0 {
+				lit := []string{"a", "repos", "x-long-literal"}[rng.IntN(3)]
+				pat.WriteString("/" + lit)
+				path.WriteString("/" + lit)
+				continue
+			}
+			name := "w" + strconv.Itoa(i)
+			names = append(names, name)
+			pat.WriteString("/{" + name + "}")
+			path.WriteString("/" + values[rng.IntN(len(values))])
+		}
+		switch rng.IntN(4) {
+		case 0:
+			names = append(names, "rest")
+			pat.WriteString("/{rest...}")
+			path.WriteString("/" + values[rng.IntN(len(values))] + "/z")
+		case 1:
+			pat.WriteString("/{$}")
+			path.WriteString("/")
+		}
+		pattern := "GET " + pat.String()
+		target := path.String()
+
+		var routed *http.Request
+		capture := http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { routed = r })
+		fast, withValues, mux := New(), New(), http.NewServeMux()
+		fast.PopulatePathValues(false)
+		fast.Handle(pattern, capture)
+		withValues.Handle(pattern, capture)
+		mux.Handle(pattern, capture)
+		for _, h := range []http.Handler{fast, withValues, mux} {
+			routed = nil
+			h.ServeHTTP(&recorder{h: http.Header{}}, &http.Request{Method: "GET", URL: mustParse(t, target)})
+			if routed == nil {
+				t.Fatalf("%s: %s not routed", pattern, target)
+			}
+			// The path as routed, with its first segment stripped with
+			// and without its slash, with a segment added in front, and
+			// others that do not fit the pattern at all.
+			first := target[:1+strings.IndexByte(target[1:]+"/", '/')]
+			for _, p := range []string{
+				target,
+				strings.TrimPrefix(target, first),
+				strings.TrimPrefix(target, first+"/"),
+				"/p" + target,
+				"/" + strings.Repeat("s/", rng.IntN(20)),
+				"",
+			} {
+				r := *routed
+				u, err := url.Parse(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.URL = u
+				var got []string
+				for name, v := range Params(&r) {
+					got = append(got, name+"="+v)
+				}
+				var want []string
+				for _, name := range names {
+					want = append(want, name+"="+Param(&r, name))
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("case %d: %s routed by %T, path %q: Params yields %q, Param gives %q", n, pattern, h, p, got, want)
+				}
+			}
 		}
 	}
 }
