@@ -298,3 +298,54 @@ func TestPublishedTablesUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticRoutesRegisteredWhileServing registers static routes one by
+// one into a router that serves, so that its index of static paths keeps
+// recent entries beside a base (see stringMap), and after each one serves
+// every path registered so far, one never registered, and a method that
+// only some paths have: each must reach its own handler or get the right
+// 404 or 405 and Allow; and the index must have each route.
+func TestStaticRoutesRegisteredWhileServing(t *testing.T) {
+	r := New()
+	var got int
+	serve := func(method, path string) *httptest.ResponseRecorder {
+		got = -1
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, httptest.NewRequest(method, path, nil))
+		return w
+	}
+	serve("GET", "/")
+	sawRecent := false
+	const n = 120
+	for i := range n {
+		r.HandleFunc(fmt.Sprintf("GET /s/%d", i), func(http.ResponseWriter, *http.Request) { got = i })
+		if i%3 == 0 {
+			r.HandleFunc(fmt.Sprintf("POST /s/%d", i), func(http.ResponseWriter, *http.Request) { got = n + i })
+		}
+		sawRecent = sawRecent || r.current().noHost.static.recent != nil
+		for j := 0; j <= i; j++ {
+			path := fmt.Sprintf("/s/%d", j)
+			// The index answers for every static route, without the walk
+			// that would find it too.
+			if rt, _ := r.current().noHost.staticRoute("GET", path); rt == nil || rt.id.pat.str != "GET "+path {
+				t.Fatalf("after %d routes, the static index has no route for GET %s", i+1, path)
+			}
+			if w := serve("GET", path); got != j || w.Code != http.StatusOK {
+				t.Fatalf("after %d routes, GET %s: handler %d, status %d; want %d, 200", i+1, path, got, w.Code, j)
+			}
+			w := serve("POST", path)
+			switch {
+			case j%3 == 0 && (got != n+j || w.Code != http.StatusOK):
+				t.Fatalf("after %d routes, POST %s: handler %d, status %d; want %d, 200", i+1, path, got, w.Code, n+j)
+			case j%3 != 0 && (got != -1 || w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != "GET, HEAD, OPTIONS"):
+				t.Fatalf("after %d routes, POST %s: handler %d, status %d, Allow %q; want none, 405, \"GET, HEAD, OPTIONS\"", i+1, path, got, w.Code, w.Header().Get("Allow"))
+			}
+		}
+		if w := serve("GET", fmt.Sprintf("/s/%d", i+1)); got != -1 || w.Code != http.StatusNotFound {
+			t.Fatalf("after %d routes, GET /s/%d: handler %d, status %d; want none, 404", i+1, i+1, got, w.Code)
+		}
+	}
+	if !sawRecent {
+		t.Fatal("the index of static paths never kept recent entries: the test no longer covers them")
+	}
+}
