@@ -1,6 +1,7 @@
 package cairn_test
 
 import (
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -213,5 +214,41 @@ func TestConfigureAtomic(t *testing.T) {
 		if got, _ := do(t, r, "GET", target); got.trace != "x" && got.trace != "" {
 			t.Errorf("GET %s after the failed Use and Group: got %+v, want no middleware", target, got)
 		}
+	}
+}
+
+// TestCORSPreflightMounted checks that Allowed gives the methods of a
+// Router mounted below the router, so that a CORS middleware of the outer
+// router answers preflight requests for the mounted routes too.
+func TestCORSPreflightMounted(t *testing.T) {
+	r := cairn.New()
+	r.Use(cors(r))
+	api := cairn.New()
+	api.HandleFunc("PUT /items/{id}", answer("put"))
+	api.HandleFunc("GET /items/{id}", func(w http.ResponseWriter, req *http.Request) {
+		io.WriteString(w, cairn.Param(req, "version")+" "+cairn.Param(req, "id")+" "+req.URL.EscapedPath())
+	})
+	r.Mount("/v/{version}", api)
+	r.HandleFunc("DELETE /own/{id}", answer("delete"))
+	for _, tt := range []struct{ target, want string }{
+		{"/v/1/items/7", "GET, HEAD, OPTIONS, PUT"},
+		{"/v/1/items/a%2Fb", "GET, HEAD, OPTIONS, PUT"},
+		{"/v/1/other", ""},
+		{"/own/3", "DELETE, OPTIONS"},
+		{"/nowhere", ""},
+	} {
+		got, w := do(t, r, "OPTIONS", tt.target, "Origin", "https://app.example", "Access-Control-Request-Method", "PUT")
+		if got.code != 204 || w.Header().Get("Access-Control-Allow-Methods") != tt.want {
+			t.Errorf("preflight %s: got %+v, Access-Control-Allow-Methods %q, want 204, %q", tt.target, got, w.Header().Get("Access-Control-Allow-Methods"), tt.want)
+		}
+	}
+	got, _ := do(t, r, "PUT", "/v/1/items/7", "Origin", "https://app.example")
+	if got.code != 200 || got.body != "put" {
+		t.Errorf("actual request: got %+v", got)
+	}
+	// The mounted router sees the rest of the path, escapes kept.
+	got, _ = do(t, r, "GET", "/v/1/items/a%2Fb", "Origin", "https://app.example")
+	if want := "1 a/b /items/a%2Fb"; got.code != 200 || got.body != want {
+		t.Errorf("GET /v/1/items/a%%2Fb: got %+v, want 200 %q", got, want)
 	}
 }

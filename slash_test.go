@@ -15,7 +15,7 @@ import (
 // them.
 func TestTrailingSlash(t *testing.T) {
 	show := func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(r.URL.Path + " " + r.Pattern + " id=" + cairn.Param(r, "id")))
+		w.Write([]byte(r.URL.EscapedPath() + " " + r.Pattern + " id=" + cairn.Param(r, "id")))
 	}
 	newRouter := func(p cairn.SlashPolicy) *cairn.Router {
 		r := cairn.New()
@@ -45,6 +45,11 @@ func TestTrailingSlash(t *testing.T) {
 			want{404, "", "404 page not found\n"},
 			want{307, "/users/7?q=1", ""},
 			want{200, "", "/users/7 GET /users/{id} id=7"}},
+		// The path served keeps its escapes.
+		{"/users/a%2Fb/",
+			want{404, "", "404 page not found\n"},
+			want{307, "/users/a%2Fb", ""},
+			want{200, "", "/users/a%2Fb GET /users/{id} id=a/b"}},
 		{"/teams",
 			want{307, "/teams/", ""},
 			want{307, "/teams/", ""},
