@@ -40,17 +40,6 @@ func (m *stringMap[V]) get(key string) V {
 	return v
 }
 
-// len returns the number of keys in m.
-func (m *stringMap[V]) len() int {
-	n := m.base.len()
-	for k := range m.recent.all {
-		if _, ok := m.base.get(k); !ok {
-			n++
-		}
-	}
-	return n
-}
-
 // set sets key to v, for the change edit, which owns the value m (a field
 // of a node or table that edit made or copied).
 func (m *stringMap[V]) set(key string, v V, edit *editToken) {

@@ -23,9 +23,6 @@ const overflowBit = 63
 // with returns s with bit added.
 func (s methodSet) with(bit uint) methodSet { return s | 1<<bit }
 
-// union returns the union of s and t.
-func (s methodSet) union(t methodSet) methodSet { return s | t }
-
 // has reports whether bit is in s.
 func (s methodSet) has(bit uint) bool { return s&(1<<bit) != 0 }
 
