@@ -23,6 +23,7 @@ package cairn
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -265,16 +266,16 @@ func commonPath(p1, p2 *pattern) string {
 		case a.kind() == segMulti && c.kind() == segMulti:
 			b.WriteByte('/')
 		case a.kind() == segMulti:
-			if !writeExample(&b, c, nil) {
+			if !writeExample(&b, c, len(s2) == 1, nil, false) {
 				return ""
 			}
-		case !writeExample(&b, a, &c):
+		case !writeExample(&b, a, len(s1) == 1, &c, len(s2) == 1):
 			return ""
 		}
 	}
 	for _, rest := range [][]segment{s1, s2} {
-		for _, s := range rest {
-			if !writeExample(&b, s, nil) {
+		for i, s := range rest {
+			if !writeExample(&b, s, i == len(rest)-1, nil, false) {
 				return ""
 			}
 		}
@@ -296,7 +297,7 @@ func differencePath(p1, p2 *pattern) string {
 		case a.kind() == segMulti:
 			// A trailing slash tells them apart, unless p2 has {$} here.
 			b.WriteByte('/')
-			if c.kind() == segLiteral && c.s == "/" {
+			if c.kind() == segLiteral && c.s == "/" && len(s2) == 1 {
 				b.WriteString("x")
 			}
 			return b.String()
@@ -310,13 +311,13 @@ func differencePath(p1, p2 *pattern) string {
 				return ""
 			}
 			b.WriteByte('/')
-			b.WriteString(v)
-		case !writeExample(&b, a, nil):
+			b.WriteString(url.PathEscape(v))
+		case !writeExample(&b, a, len(s1) == 1, nil, false):
 			return ""
 		}
 	}
-	for _, s := range s1 {
-		if !writeExample(&b, s, nil) {
+	for i, s := range s1 {
+		if !writeExample(&b, s, i == len(s1)-1, nil, false) {
 			return ""
 		}
 	}
@@ -324,21 +325,19 @@ func differencePath(p1, p2 *pattern) string {
 }
 
 // writeExample writes to b a "/" and a value that s matches and, if other
-// is not nil, that other matches too. It reports whether it found one.
-func writeExample(b *strings.Builder, s segment, other *segment) bool {
+// is not nil, that other matches too, escaped as in a request's path; last
+// and otherLast say whether s and other end their patterns. It reports
+// whether it found one.
+func writeExample(b *strings.Builder, s segment, last bool, other *segment, otherLast bool) bool {
 	b.WriteByte('/')
 	switch {
 	case s.kind() == segMulti:
 		return true
-	case s.kind() == segLiteral && s.s == "/":
-		return true
 	case s.kind() == segLiteral:
-		b.WriteString(s.s)
+		b.WriteString(literalExample(s, last))
 		return true
 	case other != nil && other.kind() == segLiteral:
-		if other.s != "/" {
-			b.WriteString(other.s)
-		}
+		b.WriteString(literalExample(*other, otherLast))
 		return true
 	}
 	var v string
@@ -347,8 +346,19 @@ func writeExample(b *strings.Builder, s segment, other *segment) bool {
 	} else {
 		v = exampleValue(s, nil)
 	}
-	b.WriteString(v)
+	b.WriteString(url.PathEscape(v))
 	return v != ""
+}
+
+// literalExample returns the literal segment s as a request's path writes
+// it: "" for {$}, the literal "/" that ends a pattern, and otherwise its
+// text escaped, so that "/" (which the pattern wrote %2F) stays one
+// segment.
+func literalExample(s segment, last bool) string {
+	if last && s.s == "/" {
+		return ""
+	}
+	return url.PathEscape(s.s)
 }
 
 // segmentAccepts reports whether the segment s matches the path segment v.

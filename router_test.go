@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -451,5 +454,74 @@ func TestStaticRoutes(t *testing.T) {
 		if got != want {
 			t.Errorf("%s %s (Accept %q): got %s, want %s", tt.method, tt.target, tt.accept, got, want)
 		}
+	}
+}
+
+// TestConflictExamplePaths registers random pairs of patterns, escaped
+// literals among them, and checks the paths that a ConflictError gives as
+// examples: a request for the path both match goes to either pattern when
+// it is registered alone, and the path that one pattern matches and the
+// other does not goes to the first and not to the second.
+func TestConflictExamplePaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	segs := []string{"a", "b", "a%2Fb", "%2F", "caf%C3%A9", "a%20b", "{x}", "{y}", "{n:int}", "{s:alpha}", "{r...}", "{$}", ""}
+	differs := regexp.MustCompile(` matches ("(?:[^"\\]|\\.)*") but `)
+	// routes reports whether a router with pattern alone serves a GET
+	// for path with it.
+	routes := func(pattern, path string) bool {
+		r := newTestRouter(t, pattern)
+		return serveOnce(t, r, "GET", path).pattern == pattern
+	}
+	checked := 0
+	for range 20000 {
+		var ps [2]string
+		for i := range ps {
+			var b strings.Builder
+			b.WriteString([]string{"", "GET "}[rng.IntN(2)])
+			for k := range 1 + rng.IntN(3) {
+				s := segs[rng.IntN(len(segs))]
+				for s == "" && k == 0 {
+					s = segs[rng.IntN(len(segs))] // a clean path: a trailing slash only
+				}
+				b.WriteString("/" + s)
+				if s == "{r...}" || s == "{$}" || s == "" && k > 0 {
+					break
+				}
+			}
+			ps[i] = b.String()
+		}
+		var err error
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					err, _ = v.(error)
+				}
+			}()
+			r := cairn.New()
+			r.HandleFunc(ps[0], func(http.ResponseWriter, *http.Request) {})
+			r.HandleFunc(ps[1], func(http.ResponseWriter, *http.Request) {})
+		}()
+		var ce *cairn.ConflictError
+		if !errors.As(err, &ce) {
+			continue
+		}
+		checked++
+		if ce.Path != "" && (!routes(ce.Pattern, ce.Path) || !routes(ce.Existing, ce.Path)) {
+			t.Fatalf("%s and %s: both should match %q, the example path", ce.Pattern, ce.Existing, ce.Path)
+		}
+		if m := differs.FindAllStringSubmatch(ce.Detail, -1); len(m) == 2 {
+			for i, pair := range [][2]string{{ce.Pattern, ce.Existing}, {ce.Existing, ce.Pattern}} {
+				p, err := strconv.Unquote(m[i][1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p != "" && (!routes(pair[0], p) || routes(pair[1], p)) {
+					t.Fatalf("%s and %s: %q should match the first only (%s)", pair[0], pair[1], p, ce.Detail)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d conflicts among the random pairs", checked)
 	}
 }
