@@ -271,7 +271,9 @@ func (r *Router) parsePrefix(host, path, prefix string) *pattern {
 	}
 	segs := p.segments()
 	for _, s := range segs[:len(segs)-1] {
-		if s.kind() != segWild && (s.kind() != segLiteral || s.s == "/") {
+		// A literal "/" is not {$} here, which may only end a pattern:
+		// the prefix wrote it %2F.
+		if s.kind() == segMulti {
 			panic(fmt.Errorf("cairn: prefix %q: a prefix cannot end the path with {$} or {name...}", prefix))
 		}
 	}

@@ -117,6 +117,7 @@ func TestGroupPatterns(t *testing.T) {
 	r.Group("api.example.com").Group("/v3").HandleFunc("GET /{$}", h)
 	r.Group("/v4").HandleFunc("GET other.example.com/x", h)
 	r.Group("").HandleFunc("GET /root", h)
+	r.Group("/%2F/v5").HandleFunc("GET /x", h) // an escaped slash, not {$}
 	for _, tt := range []struct{ method, target, want string }{
 		{"GET", "/v1/users/1", "GET /v1/users/{id}"},
 		{"PUT", "/v1/anything", "/v1/"},
@@ -124,6 +125,7 @@ func TestGroupPatterns(t *testing.T) {
 		{"GET", "http://api.example.com/v3/", "GET api.example.com/v3/{$}"},
 		{"GET", "http://other.example.com/v4/x", "GET other.example.com/v4/x"},
 		{"GET", "/root", "GET /root"},
+		{"GET", "/%2F/v5/x", "GET /%2F/v5/x"},
 	} {
 		if got := serveOnce(t, r, tt.method, tt.target); got.pattern != tt.want {
 			t.Errorf("%s %s: pattern %q, want %q", tt.method, tt.target, got.pattern, tt.want)

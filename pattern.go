@@ -93,6 +93,16 @@ func (s segment) constrainedBy() *constraint {
 	return s.tag
 }
 
+// segmentLabel returns the label of segment i of p. A literal "/" that is
+// not the last segment is not {$}: the pattern wrote it %2F.
+func (p *pattern) segmentLabel(i int) string {
+	s := p.segment(i)
+	if s.kind() == segLiteral && s.s == "/" && i < p.numSegments()-1 {
+		return url.PathEscape(s.s)
+	}
+	return s.label()
+}
+
 // label returns s as a pattern writes it, for printing: a literal escaped
 // as needed, {$}, or a wildcard with its name and constraint. The trailing
 // slash of a subtree pattern is "".

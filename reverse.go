@@ -34,9 +34,10 @@ import (
 //
 // Path returns an error if no route has the name or pattern, if a wildcard
 // has no value or a name is not a wildcard of the pattern, if a value is
-// empty (except for {name...}), or if a value violates its constraint or
+// empty (except for {name...}), if a value violates its constraint or
 // would be cleaned away (".", "..", or an empty segment in a {name...}
-// value).
+// value), or if the value of {name} is "/", which, as for ServeMux, no
+// wildcard matches.
 func (r *Router) Path(route string, params ...string) (string, error) {
 	if len(params)%2 != 0 {
 		return "", fmt.Errorf("cairn: Path(%q): odd number of name, value arguments", route)
@@ -154,11 +155,12 @@ func buildPath(p *pattern, params []string) (string, error) {
 	}
 	var b strings.Builder
 	var buf [8]segment
-	for _, s := range p.segmentsIn(buf[:0]) {
+	segs := p.segmentsIn(buf[:0])
+	for i, s := range segs {
 		b.WriteByte('/')
 		switch {
-		case s.kind() == segLiteral && s.s == "/": // {$}
-		case s.kind() == segLiteral:
+		case s.kind() == segLiteral && s.s == "/" && i == len(segs)-1: // {$}
+		case s.kind() == segLiteral: // escaped, so that "/" (%2F in the pattern) stays one segment
 			b.WriteString(url.PathEscape(s.s))
 		case s.kind() == segMulti && s.s == "":
 		default:
@@ -221,6 +223,9 @@ func writeValue(b *strings.Builder, s segment, v string) error {
 		return fmt.Errorf("empty value for wildcard %q", s.s)
 	case v == "." || v == "..":
 		return fmt.Errorf("value %q of wildcard %q would be cleaned from the path", v, s.s)
+	case v == "/":
+		// The segment %2F is what {$} matches, as in ServeMux.
+		return fmt.Errorf("value %q of wildcard %q matches no path: a wildcard never matches the segment %%2F alone", v, s.s)
 	case c != nil && !c.match(v):
 		return fmt.Errorf("value %q does not satisfy the constraint of %s", v, s.label())
 	}

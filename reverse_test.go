@@ -1,7 +1,13 @@
 package cairn_test
 
 import (
+	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,6 +237,15 @@ func TestWriteTreeLabels(t *testing.T) {
 			r.Group("/b/{x:int}", mw).HandleFunc("GET a.com/y", h)
 		},
 		want: "(any host)\n└── /b\n    └── /{x:int} (group)\na.com\n└── /b\n    └── /{x:int}\n        └── /y  GET (1 middleware)\n",
+	}, {
+		// Both are the literal "/" to the matcher, as in ServeMux; only
+		// the last may be {$}.
+		name: "escaped slash and {$}",
+		setup: func(r *cairn.Router) {
+			r.HandleFunc("GET /%2F/b", h)
+			r.HandleFunc("GET /a/{$}", h)
+		},
+		want: "(any host)\n├── /%2F\n│   └── /b  GET\n└── /a\n    └── /{$}  GET\n",
 	}} {
 		r := cairn.New()
 		tt.setup(r)
@@ -240,6 +255,105 @@ func TestWriteTreeLabels(t *testing.T) {
 		}
 		if got := b.String(); got != tt.want {
 			t.Errorf("%s: WriteTree:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestPathRoundTrip builds paths with Path from random values, hostile
+// bytes included, and checks that the router routes each path back to its
+// route with the same values; and that Path refuses values only for the
+// reasons it documents.
+func TestPathRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	pieces := []string{"a", "Z", "0", "7", "-", ".", "..", "/", "//", "%", "%2F", "%25", "?", "#", " ", "+", ";", "é", "\x00", "\x7f", "\xff", "~", "{", "}", ":", "@", "&", "=", "\\", "*"}
+	kinds := []struct {
+		suffix string         // after the name in the wildcard
+		accept *regexp.Regexp // the values the constraint accepts
+	}{
+		{"", regexp.MustCompile(`^(?s:.+)$`)},
+		{":int", regexp.MustCompile(`^-?[0-9]+$`)},
+		{":alpha", regexp.MustCompile(`^[A-Za-z]+$`)},
+		{":[a-z.%]+", regexp.MustCompile(`^[a-z.%]+$`)},
+	}
+	literals := []string{"a", "caf%C3%A9", "x.y", "%2F"}
+	for n := range 3000 {
+		var pat strings.Builder
+		type wildcard struct {
+			name   string
+			accept *regexp.Regexp
+		}
+		var ws []wildcard
+		for i := range 1 + rng.IntN(4) {
+			if rng.IntN(3) == 0 {
+				pat.WriteString("/" + literals[rng.IntN(len(literals))])
+				continue
+			}
+			k := kinds[rng.IntN(len(kinds))]
+			name := "w" + strconv.Itoa(i)
+			ws = append(ws, wildcard{name, k.accept})
+			pat.WriteString("/{" + name + k.suffix + "}")
+		}
+		multi := false
+		switch rng.IntN(4) {
+		case 0:
+			multi = true
+			pat.WriteString("/{rest...}")
+		case 1:
+			pat.WriteString("/{$}")
+		}
+		pattern := "GET " + pat.String()
+		var values []string
+		var params []string
+		valid := true // every value is one Path must accept
+		for _, w := range ws {
+			var v strings.Builder
+			for range rng.IntN(4) {
+				v.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			values = append(values, v.String())
+			params = append(params, w.name, v.String())
+			valid = valid && w.accept.MatchString(v.String()) && v.String() != "." && v.String() != ".." && v.String() != "/"
+		}
+		if multi {
+			// A clean relative path, or empty.
+			segs := make([]string, rng.IntN(3))
+			for i := range segs {
+				segs[i] = pieces[rng.IntN(len(pieces))]
+				for segs[i] == "." || segs[i] == ".." || strings.Contains(segs[i], "/") {
+					segs[i] = pieces[rng.IntN(len(pieces))]
+				}
+			}
+			values = append(values, strings.Join(segs, "/"))
+			params = append(params, "rest", strings.Join(segs, "/"))
+		}
+
+		r := cairn.New()
+		var got []string
+		r.HandleFunc(pattern, func(w http.ResponseWriter, req *http.Request) {
+			got = got[:0]
+			for name, v := range cairn.Params(req) {
+				if pv := req.PathValue(name); pv != v {
+					t.Errorf("%s: PathValue(%q) = %q, Params yields %q", pattern, name, pv, v)
+				}
+				got = append(got, v)
+			}
+		})
+		path, err := r.Path(pattern, params...)
+		if err != nil {
+			if valid {
+				t.Fatalf("case %d: Path(%q, %q): %v", n, pattern, params, err)
+			}
+			continue
+		}
+		u, perr := url.ParseRequestURI(path)
+		if perr != nil {
+			t.Fatalf("case %d: Path(%q, %q) = %q, which is not a request path: %v", n, pattern, params, path, perr)
+		}
+		got = nil
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, &http.Request{Method: "GET", URL: u, Host: "example.com", Header: http.Header{}})
+		if w.Code != http.StatusOK || !slices.Equal(got, values) {
+			t.Fatalf("case %d: Path(%q, %q) = %q, served with %d and values %q", n, pattern, params, path, w.Code, got)
 		}
 	}
 }

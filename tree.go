@@ -246,15 +246,15 @@ func (n *lookupNode) first() *route {
 func (n *lookupNode) label(depth int) string {
 	var first *route
 	n.each(func(rt *route) {
-		if rt.id.pat.segment(depth).label() != "" && (first == nil || rt.index() < first.index()) {
+		if rt.id.pat.segmentLabel(depth) != "" && (first == nil || rt.index() < first.index()) {
 			first = rt
 		}
 	})
 	if first != nil {
-		return first.id.pat.segment(depth).label()
+		return first.id.pat.segmentLabel(depth)
 	}
 	if g := n.firstClaim(); g != nil && depth < g.prefix.numSegments() {
-		return g.prefix.segment(depth).label()
+		return g.prefix.segmentLabel(depth)
 	}
 	return ""
 }
