@@ -252,3 +252,43 @@ func TestCORSPreflightMounted(t *testing.T) {
 		t.Errorf("GET /v/1/items/a%%2Fb: got %+v, want 200 %q", got, want)
 	}
 }
+
+// TestAllowedMatchesAnswers checks, on random pattern sets and requests,
+// that Allowed gives the Allow header of the router's 405 and OPTIONS
+// answers, as its documentation says, so that a CORS middleware reading
+// it tells the same methods as the router.
+func TestAllowedMatchesAnswers(t *testing.T) {
+	answered := 0
+	for seed := range uint64(3000) {
+		g := &caseGenerator{c: rand.New(rand.NewPCG(seed, 0x616c6c6f77))}
+		patterns := g.patterns()
+		r := cairn.New()
+		for _, p := range patterns {
+			tryRegister(r, p, func(http.ResponseWriter, *http.Request) {})
+		}
+		for _, spec := range g.requests(patterns, 30) {
+			if spec.Method != http.MethodConnect && g.percent(30) {
+				spec.Method = http.MethodOptions
+			}
+			req, err := spec.newRequest()
+			if err != nil {
+				t.Fatal(err)
+			}
+			allowed := r.Allowed(req)
+			req, _ = spec.newRequest()
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, req)
+			if w.Code != http.StatusMethodNotAllowed && !(spec.Method == http.MethodOptions && w.Header().Get("Allow") != "") {
+				continue
+			}
+			answered++
+			if got := w.Header().Get("Allow"); got != allowed {
+				t.Fatalf("seed %d, patterns %q, %v: answered %d with Allow %q, but Allowed gives %q", seed, patterns, spec, w.Code, got, allowed)
+			}
+		}
+	}
+	if answered < 500 {
+		t.Fatalf("only %d answers with an Allow header", answered)
+	}
+	t.Logf("%d answers with an Allow header", answered)
+}
