@@ -2,9 +2,13 @@ package cairn_test
 
 import (
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -293,5 +297,116 @@ func TestMountReviewCases(t *testing.T) {
 	r3.With(trace("w")).Group("/y").Mount("/m", http.NotFoundHandler())
 	if got, _ := do(t, r3, "GET", "/api/v1/none"); got.trace != "api" {
 		t.Errorf("404 below the sibling groups: middleware %q, want api", got.trace)
+	}
+}
+
+// TestMountRoundTrip mounts routers under random prefixes, with wildcards,
+// constraints and escaped literals, registers random routes in them, and
+// for each route builds a path with the outer router's Path from random
+// values, requests it, and checks that the route's handler runs and reads
+// every value, of the prefix and of its own pattern, with Param; and that
+// Params yields those of its own pattern, as Param reads them.
+func TestMountRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 19))
+	prefixSegs := []string{"api", "a%2Fb", "caf%C3%A9", "{org}", "{n:int}", "{s:alpha}"}
+	innerSegs := []string{"x", "%2F", "a%20b", "{id}", "{k:int}", "{c:[a-z]+}"}
+	values := map[string][]string{
+		"":        {"v", "a b", "a/b", "%", "é", "x.y", "-"},
+		":int":    {"0", "42", "-7"},
+		":alpha":  {"abc", "Z"},
+		":[a-z]+": {"q", "xyz"},
+	}
+	checked := 0
+	for n := range 400 {
+		var prefix strings.Builder
+		for range 1 + rng.IntN(2) {
+			prefix.WriteString("/" + prefixSegs[rng.IntN(len(prefixSegs))])
+		}
+		var inner strings.Builder
+		inner.WriteString("GET ")
+		for k := range 1 + rng.IntN(3) {
+			s := innerSegs[rng.IntN(len(innerSegs))]
+			if strings.HasPrefix(s, "{") {
+				// Names of their own, so that no two collide.
+				s = strings.Replace(s, "{", "{i"+strconv.Itoa(k), 1)
+			}
+			inner.WriteString("/" + s)
+		}
+		switch rng.IntN(4) {
+		case 0:
+			inner.WriteString("/{rest...}")
+		case 1:
+			inner.WriteString("/{$}")
+		}
+		outerPV, innerPV := rng.IntN(2) == 0, rng.IntN(2) == 0
+		outer, in := cairn.New(), cairn.New()
+		outer.PopulatePathValues(outerPV)
+		in.PopulatePathValues(innerPV)
+		var got, names, yielded []string
+		var ran bool
+		in.HandleFunc(inner.String(), func(w http.ResponseWriter, req *http.Request) {
+			ran = true
+			got, yielded = got[:0], yielded[:0]
+			for _, name := range names {
+				got = append(got, name+"="+cairn.Param(req, name))
+			}
+			for name, v := range cairn.Params(req) {
+				yielded = append(yielded, name+"="+v)
+			}
+		})
+		if msg := panicMessage(func() { outer.Mount(prefix.String(), in) }); msg != "" {
+			// Two {n:int} or {s:alpha} in the prefix: a duplicate name.
+			if !strings.Contains(msg, "duplicate wildcard name") {
+				t.Fatalf("Mount(%q): %s", prefix.String(), msg)
+			}
+			continue
+		}
+		var full string
+		for _, ri := range outer.Routes() {
+			if ri.MountedAt != "" {
+				full = ri.Pattern
+			}
+		}
+		if full == "" {
+			t.Fatalf("Routes lists no route of the router mounted at %q", prefix.String())
+		}
+		// Values for every wildcard of the full pattern, in order.
+		var params, want []string
+		for _, m := range regexp.MustCompile(`\{([a-z0-9]+)(\.\.\.|:[^}]*\}?)?\}`).FindAllStringSubmatch(full, -1) {
+			name, kind := m[1], m[2]
+			var v string
+			switch kind {
+			case "...":
+				v = []string{"", "a", "a/b c/d"}[rng.IntN(3)]
+			default:
+				vs := values[kind]
+				v = vs[rng.IntN(len(vs))]
+			}
+			params = append(params, name, v)
+			names = append(names, name)
+			want = append(want, name+"="+v)
+		}
+		// Params yields the wildcards of the inner pattern, which r.Pattern
+		// holds in the inner router's handlers; they follow the prefix's.
+		wantYielded := want[len(want)-strings.Count(inner.String(), "{")+strings.Count(inner.String(), "{$}"):]
+		path, err := outer.Path(full, params...)
+		if err != nil {
+			t.Fatalf("case %d: Path(%q, %q): %v", n, full, params, err)
+		}
+		u, err := url.ParseRequestURI(path)
+		if err != nil {
+			t.Fatalf("case %d: Path(%q, %q) = %q: %v", n, full, params, path, err)
+		}
+		ran, got = false, nil
+		w := httptest.NewRecorder()
+		outer.ServeHTTP(w, &http.Request{Method: "GET", URL: u, Header: http.Header{}, Host: "example.com"})
+		if !ran || w.Code != http.StatusOK || !slices.Equal(got, want) || !slices.Equal(yielded, wantYielded) {
+			t.Fatalf("case %d: %s (path values %v outside, %v inside): GET %s: ran %v, status %d, values %q, Params %q; want %q, %q",
+				n, full, outerPV, innerPV, path, ran, w.Code, got, yielded, want, wantYielded)
+		}
+		checked++
+	}
+	if checked < 200 {
+		t.Fatalf("only %d mounts checked", checked)
 	}
 }
