@@ -65,10 +65,10 @@ var plugins = []plugin{
 	{"grpc-gateway", "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway"},
 }
 
-// linked holds one message of each google/api file the resolver needs, so
-// that the linker keeps their packages and they register their descriptors
-// in protoregistry.GlobalFiles.
-var linked = []proto.Message{&annotations.HttpRule{}, &httpbody.HttpBody{}}
+// One message of each google/api file the resolver needs, so that their
+// packages are linked in and register their descriptors in
+// protoregistry.GlobalFiles.
+var _ = []proto.Message{&annotations.HttpRule{}, &httpbody.HttpBody{}}
 
 // output is one plugin to run: where its files go and its parameter.
 type output struct {
