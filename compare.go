@@ -351,14 +351,13 @@ func writeExample(b *strings.Builder, s segment, last bool, other *segment, othe
 }
 
 // literalExample returns the literal segment s as a request's path writes
-// it: "" for {$}, the literal "/" that ends a pattern, and otherwise its
-// text escaped, so that "/" (which the pattern wrote %2F) stays one
-// segment.
+// it: "" for {$}, the literal "/" that ends a pattern, and otherwise as
+// escapeLiteral writes it.
 func literalExample(s segment, last bool) string {
 	if last && s.s == "/" {
 		return ""
 	}
-	return url.PathEscape(s.s)
+	return escapeLiteral(s.s)
 }
 
 // segmentAccepts reports whether the segment s matches the path segment v.

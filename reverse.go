@@ -160,8 +160,8 @@ func buildPath(p *pattern, params []string) (string, error) {
 		b.WriteByte('/')
 		switch {
 		case s.kind() == segLiteral && s.s == "/" && i == len(segs)-1: // {$}
-		case s.kind() == segLiteral: // escaped, so that "/" (%2F in the pattern) stays one segment
-			b.WriteString(url.PathEscape(s.s))
+		case s.kind() == segLiteral:
+			b.WriteString(escapeLiteral(s.s))
 		case s.kind() == segMulti && s.s == "":
 		default:
 			v, ok := lookupParam(params, s.s)
@@ -174,6 +174,17 @@ func buildPath(p *pattern, params []string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// escapeLiteral returns the literal segment s as a path writes it: escaped,
+// so that "/" (which the pattern wrote %2F) stays one segment, and so that
+// "." and ".." (which it wrote %2E and %2E%2E) are not dot segments, which
+// a path would lose when cleaned.
+func escapeLiteral(s string) string {
+	if s == "." || s == ".." {
+		return strings.Repeat("%2E", len(s))
+	}
+	return url.PathEscape(s)
 }
 
 // lookupParam returns the value of name in the name, value pairs params.

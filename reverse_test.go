@@ -246,6 +246,21 @@ func TestWriteTreeLabels(t *testing.T) {
 			r.HandleFunc("GET /a/{$}", h)
 		},
 		want: "(any host)\n├── /%2F\n│   └── /b  GET\n└── /a\n    └── /{$}  GET\n",
+	}, {
+		// At one node, which the two match alike, in either order.
+		name: "{$} and an escaped slash that goes on",
+		setup: func(r *cairn.Router) {
+			r.HandleFunc("GET /x/{$}", h)
+			r.HandleFunc("GET /x/%2F/b", h)
+		},
+		want: "(any host)\n└── /x\n    └── /%2F  GET\n        └── /b  GET\n",
+	}, {
+		name: "an escaped slash that goes on and {$}",
+		setup: func(r *cairn.Router) {
+			r.HandleFunc("GET /x/%2F/b", h)
+			r.HandleFunc("GET /x/{$}", h)
+		},
+		want: "(any host)\n└── /x\n    └── /%2F  GET\n        └── /b  GET\n",
 	}} {
 		r := cairn.New()
 		tt.setup(r)
@@ -275,7 +290,7 @@ func TestPathRoundTrip(t *testing.T) {
 		{":alpha", regexp.MustCompile(`^[A-Za-z]+$`)},
 		{":[a-z.%]+", regexp.MustCompile(`^[a-z.%]+$`)},
 	}
-	literals := []string{"a", "caf%C3%A9", "x.y", "%2F"}
+	literals := []string{"a", "caf%C3%A9", "x.y", "%2F", "%2E", "%2E%2E", "..."}
 	for n := range 3000 {
 		var pat strings.Builder
 		type wildcard struct {

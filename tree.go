@@ -245,13 +245,21 @@ func (n *lookupNode) first() *route {
 // from the claim's prefix.
 func (n *lookupNode) label(depth int) string {
 	var first *route
+	below := false // some route goes on below n
 	n.each(func(rt *route) {
+		below = below || rt.id.pat.numSegments() > depth+1
 		if rt.id.pat.segmentLabel(depth) != "" && (first == nil || rt.index() < first.index()) {
 			first = rt
 		}
 	})
 	if first != nil {
-		return first.id.pat.segmentLabel(depth)
+		l := first.id.pat.segmentLabel(depth)
+		if l == "{$}" && below {
+			// The literal "/" that {$} ends a pattern with, which a route
+			// that goes on wrote %2F; the two match the same segments.
+			return "%2F"
+		}
+		return l
 	}
 	if g := n.firstClaim(); g != nil && depth < g.prefix.numSegments() {
 		return g.prefix.segmentLabel(depth)
