@@ -347,11 +347,11 @@ func (p *pattern) staticPath() string {
 	var buf [8]segment
 	segs := p.segmentsIn(buf[:0])
 	n := 0
-	for _, s := range segs {
+	for i, s := range segs {
 		switch {
 		case s.kind() != segLiteral:
 			return ""
-		case s.s == "/":
+		case s.s == "/" && i == len(segs)-1: // {$}
 			n++
 		case strings.Contains(s.s, "/"):
 			return ""

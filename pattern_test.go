@@ -144,6 +144,7 @@ func TestStaticPath(t *testing.T) {
 		{"/{$}", "/", false},
 		{"/a%62/c", "/ab/c", false},
 		{"/a%2Fb", "", false}, // a literal holding '/'
+		{"/%2F/b", "", false}, // the literal "/", which is {$} only at the end
 		{"/a/", "", false},
 		{"/a/{x}", "", false},
 		{"/a/{x...}", "", false},
