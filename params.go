@@ -387,8 +387,10 @@ func setPathValues(r *http.Request, l *layout, p string, escaped bool) {
 // "GET /repos/{owner}/{repo}" and /repos/golang/go, it yields ("owner",
 // "golang") and ("repo", "go"). It is for handlers and adapters that need
 // every value, and reads most of them in one pass over the path. In a
-// handler that a [Router.Mount] calls, it yields the wildcards of the
-// mount's prefix.
+// handler that a [Router.Mount] calls directly, it yields the wildcards of
+// the mount's prefix; in the handlers of a Router mounted there, those of
+// their own patterns, which r.Pattern holds, while Param reads the
+// prefix's values too.
 //
 // Allocation: none for the iteration, unless, as for Param, r.URL.RawPath
 // escapes a '/' or a '.' and a value holds an escape.
