@@ -372,3 +372,93 @@ func TestPathRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestPathForEveryListedRoute builds random routers, with groups, hosts,
+// versions, names and mounted routers, and checks that Path knows every
+// route that Routes lists, by its pattern and, for a named route, by its
+// name, and that the path it builds reaches a handler registered for that
+// pattern (a more specific route may take it: then one of the patterns
+// Routes lists).
+func TestPathForEveryListedRoute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 29))
+	segs := []string{"a", "b", "caf%C3%A9", "%2F", "{x}", "{n:int}", "{s:alpha}"}
+	randPath := func(tag string) string {
+		var b strings.Builder
+		for k := range 1 + rng.IntN(3) {
+			s := segs[rng.IntN(len(segs))]
+			s = strings.Replace(s, "{", "{"+tag+strconv.Itoa(k), 1)
+			b.WriteString("/" + s)
+		}
+		return b.String()
+	}
+	values := map[string]string{"": "v1", "int": "7", "alpha": "abc"}
+	h := func(http.ResponseWriter, *http.Request) {}
+	checked := 0
+	for c := range 300 {
+		r := cairn.New()
+		r.Versioning(cairn.Versioning{Vendor: "acme", Fallback: true})
+		served := map[string]bool{} // patterns that have a handler
+		register := func(f func()) {
+			defer func() { recover() }() // conflicts and duplicate names: skip
+			f()
+		}
+		for i := range 2 + rng.IntN(5) {
+			p := "GET " + randPath("w")
+			name := "r" + strconv.Itoa(i)
+			switch rng.IntN(5) {
+			case 0:
+				register(func() { r.Named(name).HandleFunc(p, h) })
+			case 1:
+				prefix := randPath("g")
+				register(func() { r.Group(prefix).Named(name).HandleFunc(p, h) })
+			case 2:
+				register(func() { r.Version("v2").HandleFunc(p, h) })
+			case 3:
+				in := cairn.New()
+				register(func() { in.Named(name).HandleFunc(p, h) })
+				register(func() { r.Mount(randPath("m"), in) })
+			default:
+				register(func() { r.HandleFunc("GET example.com"+p[len("GET "):], h) })
+			}
+		}
+		for _, ri := range r.Routes() {
+			served[ri.Pattern] = true
+		}
+		for _, ri := range r.Routes() {
+			if ri.Mount {
+				continue
+			}
+			var params []string
+			for _, m := range regexp.MustCompile(`\{([a-z0-9]+)(?::([a-z]+))?\}`).FindAllStringSubmatch(ri.Pattern, -1) {
+				params = append(params, m[1], values[m[2]])
+			}
+			keys := []string{ri.Pattern}
+			if ri.Name != "" {
+				keys = append(keys, ri.Name)
+			}
+			for _, key := range keys {
+				path, err := r.Path(key, params...)
+				if err != nil {
+					t.Fatalf("router %d: Path(%q, %q): %v\nroutes: %v", c, key, params, err, r.Routes())
+				}
+				target := path
+				if ri.Host != "" {
+					target = "http://" + ri.Host + path
+				}
+				req := httptest.NewRequest("GET", target, nil)
+				if ri.Version != "" {
+					req.Header.Set("Accept", "application/vnd.acme."+ri.Version+"+json")
+				}
+				_, pattern := r.Handler(req)
+				if !served[pattern] {
+					t.Fatalf("router %d: Path(%q) = %q, which goes to %q, not a listed route\nroutes: %v", c, key, path, pattern, r.Routes())
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 500 {
+		t.Fatalf("only %d paths checked", checked)
+	}
+	t.Logf("%d paths checked", checked)
+}
