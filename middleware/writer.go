@@ -166,29 +166,70 @@ func (w *Writer) WriteString(s string) (int, error) {
 
 // ReadFrom copies src into the body. Without a filter it hands src to the
 // ResponseWriter under w when that is an [io.ReaderFrom], so net/http can
-// use sendfile for files.
+// use sendfile for files. As with net/http, the status 200 goes only with
+// the first bytes of src, so that a handler whose copy fails before any
+// arrive can still answer with another status (502, say).
 func (w *Writer) ReadFrom(src io.Reader) (int64, error) {
-	if w.status == 0 {
-		w.WriteHeader(http.StatusOK)
-	}
 	var n int64
+	if w.status == 0 {
+		k, done, err := w.copyFirst(src)
+		if done {
+			return k, err
+		}
+		n = k
+	}
+	var m int64
 	var err error
 	if rf, ok := w.rw.(io.ReaderFrom); ok && w.filter == nil {
-		n, err = rf.ReadFrom(src)
+		m, err = rf.ReadFrom(src)
 	} else if rf, ok := w.filter.(io.ReaderFrom); ok {
-		n, err = rf.ReadFrom(src)
+		m, err = rf.ReadFrom(src)
 	} else {
 		// Optimization: bodyWriter hides ReadFrom, so io.CopyBuffer does
 		// not come back here, and is a pointer, so the conversion to
 		// io.Writer allocates nothing; the buffer is pooled.
 		buf := copyBuffers.Get().(*[]byte)
-		n, err = io.CopyBuffer((*bodyWriter)(w), src, *buf)
+		m, err = io.CopyBuffer((*bodyWriter)(w), src, *buf)
 		copyBuffers.Put(buf)
-		return n, err // bodyWriter counted the bytes
+		return n + m, err // bodyWriter counted the bytes
 	}
-	w.written += n
-	return n, err
+	w.written += m
+	return n + m, err
 }
+
+// copyFirst reads src until it yields bytes, ends or fails, and writes
+// what it yields with Write, which sends the header first. done reports
+// that src ended or failed, or that writing failed: ReadFrom is then over.
+// It reads at most sniffLen bytes, as net/http's ReadFrom does before it
+// hands the rest of src to the connection.
+func (w *Writer) copyFirst(src io.Reader) (n int64, done bool, err error) {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	p := (*buf)[:sniffLen]
+	for {
+		k, rerr := src.Read(p)
+		if k > 0 {
+			m, werr := w.Write(p[:k])
+			switch {
+			case werr != nil:
+				return int64(m), true, werr
+			case rerr == io.EOF:
+				return int64(m), true, nil
+			}
+			return int64(m), rerr != nil, rerr
+		}
+		if rerr == io.EOF {
+			return 0, true, nil
+		}
+		if rerr != nil {
+			return 0, true, rerr
+		}
+	}
+}
+
+// sniffLen is how many bytes copyFirst reads, the number net/http sniffs
+// a Content-Type from.
+const sniffLen = 512
 
 // copyBuffers holds the buffers of ReadFrom.
 var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -200,9 +241,12 @@ func (b *bodyWriter) Write(p []byte) (int, error) { return (*Writer)(b).Write(p)
 
 // FlushError sends what is buffered to the client: the header (status 200
 // if the handler sent none), what the filter holds, and what the
-// ResponseWriter under w holds. It returns [http.ErrNotSupported] if that
-// ResponseWriter cannot flush.
+// ResponseWriter under w holds. It returns [http.ErrNotSupported], and
+// sends nothing, if that ResponseWriter cannot flush.
 func (w *Writer) FlushError() error {
+	if !canFlush(w.rw) {
+		return http.ErrNotSupported
+	}
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -212,6 +256,21 @@ func (w *Writer) FlushError() error {
 		}
 	}
 	return http.NewResponseController(w.rw).Flush()
+}
+
+// canFlush reports whether rw, or a ResponseWriter it unwraps to, has a
+// flush method, as [http.ResponseController] looks for one.
+func canFlush(rw http.ResponseWriter) bool {
+	for {
+		switch t := rw.(type) {
+		case interface{ FlushError() error }, http.Flusher:
+			return true
+		case interface{ Unwrap() http.ResponseWriter }:
+			rw = t.Unwrap()
+		default:
+			return false
+		}
+	}
 }
 
 // Flush is FlushError for callers that use [http.Flusher].

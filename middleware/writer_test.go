@@ -201,3 +201,86 @@ func TestWriterAllocs(t *testing.T) {
 		t.Errorf("Acquire, write, Release: %v allocations, want 0", allocs)
 	}
 }
+
+// failingReader fails on its first read, having read nothing.
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("upstream reset") }
+
+// readOnly hides the WriteTo method of a reader, so that io.Copy calls the
+// Writer's ReadFrom.
+type readOnly struct{ io.Reader }
+
+// noFlush is a ResponseWriter with neither a flush method nor Unwrap, as
+// http.TimeoutHandler's is.
+type noFlush struct{ http.ResponseWriter }
+
+// TestWriterSendsNothingItCannot checks, through a real server, that a
+// copy whose source fails before it yields a byte, and a flush that the
+// ResponseWriter under the Writer cannot do, leave the status to the
+// handler, as they do without a Writer: the handler answers 502 and 501.
+func TestWriterSendsNothingItCannot(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		wrap func(http.ResponseWriter) http.ResponseWriter
+		h    func(w http.ResponseWriter)
+		code int
+		body string
+	}{
+		{"copy that fails at once", nil, func(w http.ResponseWriter) {
+			if _, err := io.Copy(w, failingReader{}); err != nil {
+				http.Error(w, "bad gateway", http.StatusBadGateway)
+			}
+		}, http.StatusBadGateway, "bad gateway\n"},
+		{"copy of nothing", nil, func(w http.ResponseWriter) {
+			io.Copy(w, readOnly{strings.NewReader("")})
+			w.WriteHeader(http.StatusNoContent)
+		}, http.StatusNoContent, ""},
+		{"copy that fails later", nil, func(w http.ResponseWriter) {
+			io.Copy(w, readOnly{io.MultiReader(strings.NewReader("partial"), failingReader{})})
+		}, http.StatusOK, "partial"},
+		{"copy through a filter", nil, func(w http.ResponseWriter) {
+			w.(*middleware.Writer).SetFilter(&passFilter{w: w.(*middleware.Writer)})
+			if _, err := io.Copy(w, failingReader{}); err != nil {
+				http.Error(w, "bad gateway", http.StatusBadGateway)
+			}
+		}, http.StatusBadGateway, "bad gateway\n"},
+		{"flush that cannot be done", func(w http.ResponseWriter) http.ResponseWriter { return noFlush{w} }, func(w http.ResponseWriter) {
+			if err := http.NewResponseController(w).Flush(); !errors.Is(err, http.ErrNotSupported) {
+				t.Errorf("Flush: %v, want ErrNotSupported", err)
+			}
+			http.Error(w, "streaming unsupported", http.StatusNotImplemented)
+		}, http.StatusNotImplemented, "streaming unsupported\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.wrap != nil {
+					w = tt.wrap(w)
+				}
+				wr, owned := middleware.Acquire(w)
+				if owned {
+					defer wr.Release()
+				}
+				tt.h(wr)
+			}))
+			defer srv.Close()
+			resp, err := http.Get(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.code || string(body) != tt.body {
+				t.Errorf("got %d %q, want %d %q", resp.StatusCode, body, tt.code, tt.body)
+			}
+		})
+	}
+}
+
+// passFilter is a Filter that passes everything on.
+type passFilter struct{ w *middleware.Writer }
+
+func (f *passFilter) WriteHeader(code int)        { f.w.SendHeader(code) }
+func (f *passFilter) Write(p []byte) (int, error) { return f.w.SendBody(p) }
+func (f *passFilter) Flush() error                { return nil }
+func (f *passFilter) Reset()                      {}
