@@ -93,7 +93,9 @@ func (f *filter) start(c *config, cd coding, w *middleware.Writer) {
 	f.old = w.SetFilter(f)
 	f.limit = c.minSize
 	if cd == identity {
-		// Holding is only to sniff the type, to know whether to add Vary.
+		// Holding is only to sniff the type, to know whether to add Vary;
+		// WriteHeader raises the limit to sniffLen for a response without
+		// a type, and sends any other at once.
 		f.limit = min(c.minSize, sniffLen)
 	}
 	// Invariant: cap(f.buf) >= max(f.limit, sniffLen), so holding never
@@ -131,6 +133,10 @@ func (f *filter) WriteHeader(code int) {
 		if n, ok := contentLength(h); ok {
 			f.send(true, n >= int64(f.c.minSize))
 		}
+	default:
+		// Without a type, hold as many bytes as net/http sniffs one
+		// from, however many writes they come in.
+		f.limit = max(f.limit, sniffLen)
 	}
 }
 
@@ -189,16 +195,7 @@ func (f *filter) WriteString(s string) (int, error) {
 func hold[T string | []byte](f *filter, p T) (n int, full bool) {
 	n = min(len(p), f.limit-len(f.buf))
 	f.buf = append(f.buf, p[:n]...)
-	if len(f.buf) < f.limit {
-		return n, false
-	}
-	if _, typed := f.w.Header()["Content-Type"]; !typed && len(f.buf) < sniffLen {
-		// Let decide sniff as many bytes as net/http would.
-		k := min(len(p)-n, sniffLen-len(f.buf))
-		f.buf = append(f.buf, p[n:n+k]...)
-		n += k
-	}
-	return n, true
+	return n, len(f.buf) >= f.limit
 }
 
 // Flush sends the header and what the encoder holds. While holding, it
@@ -226,8 +223,9 @@ func (f *filter) Reset() {
 }
 
 // finish ends the response once the handler has returned: it sends a
-// response it still holds, which is below MinSize, as it is, or writes the
-// end of the compressed stream. The error is the client's connection's,
+// response it still holds, compressed if it reached MinSize (one without a
+// type is held up to sniffLen bytes), or writes the end of the compressed
+// stream. The error is the client's connection's,
 // and there is no one left to tell.
 func (f *filter) finish() error {
 	var err error
@@ -235,7 +233,11 @@ func (f *filter) finish() error {
 	case f.w.Hijacked():
 		// The connection is the handler's.
 	case f.state == holding:
-		err = f.decide(false)
+		// A response without a type, held to be sniffed, may reach
+		// MinSize before its end: then it is compressed now.
+		if err = f.decide(false); err == nil && f.state == encoding {
+			err = f.enc.Close()
+		}
 	case f.state == encoding:
 		err = f.enc.Close()
 	}

@@ -258,3 +258,39 @@ func TestServerEarlyHints(t *testing.T) {
 		t.Error("the decoded body differs")
 	}
 }
+
+// TestServerSniffsAsNetHTTP checks, for a response without a Content-Type
+// written in small pieces, that the type the client gets is the one
+// net/http sniffs from its first 512 bytes, whatever MinSize and the
+// coding, and that the response is compressed only if that type allows.
+func TestServerSniffsAsNetHTTP(t *testing.T) {
+	html := "\n<!DOCTYPE html><html><body>" + strings.Repeat("<p>hello</p>", 10) + "</body></html>\n"
+	binary := strings.Repeat("a", 100) + strings.Repeat("\x00\x01\x02\xff", 200)
+	for _, body := range []string{html, binary} {
+		pieces := func(w http.ResponseWriter, r *http.Request) {
+			for s := body; s != ""; {
+				n := min(len(s), 32)
+				io.WriteString(w, s[:n])
+				s = s[n:]
+			}
+		}
+		plain := httptest.NewServer(http.HandlerFunc(pieces))
+		res, _ := get(t, plain.URL, "-")
+		plain.Close()
+		want := res.Header.Get("Content-Type")
+		for _, minSize := range []int{1, 64, 2048} {
+			srv := httptest.NewServer(New(&Options{MinSize: minSize})(http.HandlerFunc(pieces)))
+			for _, ae := range []string{"-", "gzip"} {
+				res, raw := get(t, srv.URL, ae)
+				compressed := res.Header.Get("Content-Encoding") != ""
+				wantCompressed := ae == "gzip" && want != "application/octet-stream" && minSize <= len(body)
+				if got := res.Header.Get("Content-Type"); got != want || compressed != wantCompressed ||
+					string(decode(t, res.Header.Get("Content-Encoding"), raw)) != body {
+					t.Errorf("MinSize %d, Accept-Encoding %s: Content-Type %q, compressed %v; want %q (as net/http sniffs), compressed %v",
+						minSize, ae, got, compressed, want, wantCompressed)
+				}
+			}
+			srv.Close()
+		}
+	}
+}
