@@ -195,11 +195,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.next.ServeHTTP(wr, r)
 		return
 	}
-	cd := identity
-	if r.Method != http.MethodHead {
-		cd = negotiate(r.Header["Accept-Encoding"], h.c.prefs)
-	}
-	f := h.c.getFilter(cd, wr)
+	cd := negotiate(r.Header["Accept-Encoding"], h.c.prefs)
+	f := h.c.getFilter(cd, wr, r)
 	// Invariant: release runs whether next returns or panics, and only
 	// detaches f; it never sends. So after a panic, a recoverer further
 	// out finds the Writer as it was before, and can still answer 500 if
@@ -209,14 +206,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.finish()
 }
 
-// getFilter returns a filter from the pool for cd, installed in w for a
-// response.
-func (c *config) getFilter(cd coding, w *middleware.Writer) *filter {
+// getFilter returns a filter from the pool for cd, installed in w for the
+// response to r.
+func (c *config) getFilter(cd coding, w *middleware.Writer, r *http.Request) *filter {
 	p := c.pools[cd]
 	f, _ := p.Get().(*filter)
 	if f == nil {
 		f = &filter{pool: p}
 	}
-	f.start(c, cd, w)
+	f.start(c, cd, w, r)
 	return f
 }

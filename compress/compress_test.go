@@ -40,6 +40,7 @@ func TestCompress(t *testing.T) {
 		opts   *Options
 		method string // GET if empty
 		ae     string // Accept-Encoding; "-" for none
+		inm    string // If-None-Match, if not empty
 		h      http.HandlerFunc
 		code   int         // the status wanted; 200 if 0
 		body   []byte      // the body wanted, decoded
@@ -98,7 +99,14 @@ func TestCompress(t *testing.T) {
 			want: http.Header{"Content-Encoding": {"gzip"}}},
 		{name: "204", ae: "gzip", code: 204, h: answer(http.StatusNoContent, nil, "Content-Type", "application/json"),
 			want: http.Header{"Content-Encoding": none, "Vary": none}},
-		{name: "304 keeps the Vary of the 200", ae: "gzip", code: 304, h: answer(http.StatusNotModified, nil, "Etag", `"v1"`),
+		// A 304 gets the Vary and ETag its 200 had: known from an allowed
+		// type, or from the weak ETag the client asks with, which only
+		// compression makes; otherwise it goes as it is.
+		{name: "304 to the weak ETag of a compressed 200", ae: "gzip", inm: `"v0", W/"v1"`, code: 304, h: answer(http.StatusNotModified, nil, "Etag", `"v1"`),
+			want: http.Header{"Content-Encoding": none, "Vary": {"Accept-Encoding"}, "Etag": {`W/"v1"`}}},
+		{name: "304 to the strong ETag", ae: "gzip", inm: `"v1"`, code: 304, h: answer(http.StatusNotModified, nil, "Etag", `"v1"`),
+			want: http.Header{"Content-Encoding": none, "Vary": none, "Etag": {`"v1"`}}},
+		{name: "304 with an allowed type", ae: "gzip", code: 304, h: answer(http.StatusNotModified, nil, "Content-Type", "application/json", "Etag", `"v1"`),
 			want: http.Header{"Content-Encoding": none, "Vary": {"Accept-Encoding"}, "Etag": {`"v1"`}}},
 		{name: "304 of an image", ae: "gzip", code: 304, h: answer(http.StatusNotModified, nil, "Content-Type", "image/png"),
 			want: http.Header{"Content-Encoding": none, "Vary": none}},
@@ -151,11 +159,16 @@ func TestCompress(t *testing.T) {
 		{name: "Accept-Ranges kept", ae: "-", h: answer(0, big, "Content-Type", "application/json", "Accept-Ranges", "bytes"), body: big,
 			want: http.Header{"Content-Encoding": none, "Accept-Ranges": {"bytes"}}},
 
-		// HEAD.
-		{name: "HEAD", method: http.MethodHead, ae: "gzip", h: answer(0, nil, "Content-Type", "application/json", "Content-Length", "4096"),
-			want: http.Header{"Content-Encoding": none, "Vary": {"Accept-Encoding"}, "Content-Length": {"4096"}}},
+		// HEAD: the header a GET would get, and the body, which net/http
+		// drops, as the handler wrote it.
+		{name: "HEAD", method: http.MethodHead, ae: "gzip", h: answer(0, nil, "Content-Type", "application/json", "Content-Length", "4096", "Etag", `"v1"`),
+			want: http.Header{"Content-Encoding": {"gzip"}, "Vary": {"Accept-Encoding"}, "Content-Length": none, "Etag": {`W/"v1"`}}},
+		{name: "HEAD, small", method: http.MethodHead, ae: "gzip", h: answer(0, nil, "Content-Type", "application/json", "Content-Length", "100", "Etag", `"v1"`),
+			want: http.Header{"Content-Encoding": none, "Vary": {"Accept-Encoding"}, "Content-Length": {"100"}, "Etag": {`"v1"`}}},
+		{name: "HEAD, identity", method: http.MethodHead, ae: "-", h: answer(0, nil, "Content-Type", "application/json", "Content-Length", "4096", "Etag", `"v1"`),
+			want: http.Header{"Content-Encoding": none, "Vary": {"Accept-Encoding"}, "Content-Length": {"4096"}, "Etag": {`"v1"`}}},
 		{name: "HEAD with a body written", method: http.MethodHead, ae: "gzip", h: writeJSON(big), body: big, // the recorder keeps it
-			want: http.Header{"Content-Encoding": none, "Vary": {"Accept-Encoding"}}},
+			want: http.Header{"Content-Encoding": {"gzip"}, "Vary": {"Accept-Encoding"}}},
 
 		// Ways to write.
 		{name: "WriteString", ae: "gzip", body: big, h: func(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +190,11 @@ func TestCompress(t *testing.T) {
 			if method == "" {
 				method = http.MethodGet
 			}
-			rec := serve(t, New(tt.opts)(tt.h), newRequest(method, tt.ae))
+			req := newRequest(method, tt.ae)
+			if tt.inm != "" {
+				req.Header.Set("If-None-Match", tt.inm)
+			}
+			rec := serve(t, New(tt.opts)(tt.h), req)
 			res := rec.Result()
 			wantCode := tt.code
 			if wantCode == 0 {
@@ -192,7 +209,7 @@ func TestCompress(t *testing.T) {
 				}
 			}
 			got := rec.Body.Bytes()
-			if ce := res.Header.Get("Content-Encoding"); ce != "br" { // br: the handler's own
+			if ce := res.Header.Get("Content-Encoding"); ce != "br" && method != http.MethodHead { // br: the handler's own
 				got = decode(t, ce, got)
 			}
 			if !bytes.Equal(got, tt.body) {

@@ -21,7 +21,9 @@
 // without the header, or one that accepts neither coding, gets the body as
 // it is: even with "identity;q=0", the response goes out uncompressed
 // rather than as a 406. HEAD requests are never compressed, but get the
-// same Vary as GET.
+// header a GET would: Vary, and, if the GET would be compressed (as the
+// Content-Length the handler sets tells), Content-Encoding, a weak ETag
+// and no Content-Length.
 //
 // # What is compressed
 //
@@ -51,7 +53,12 @@
 // compressed or not, unless Vary already names it (or is "*"). A
 // compressed one gets Content-Encoding, loses Content-Length and
 // Accept-Ranges, and its strong ETag becomes weak ("x" becomes W/"x"), as
-// the body is no longer byte for byte the one the ETag names.
+// the body is no longer byte for byte the one the ETag names. A 304 gets
+// the Vary and ETag of the 200 it confirms: Vary if its type is in the
+// allow-list, and both Vary and the weak ETag if the client asks with the
+// weak form of the handler's strong ETag (If-None-Match: W/"x"), which
+// only compression makes. A 304 that tells neither goes as the handler
+// made it.
 //
 // # Streaming
 //

@@ -37,6 +37,7 @@ package compress
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/cairn-go/cairn/middleware"
@@ -75,7 +76,9 @@ func (s state) String() string {
 type filter struct {
 	w      *middleware.Writer
 	c      *config
-	coding coding // what the client accepts: identity for none, and for HEAD
+	coding coding // what the client accepts: identity for none
+	head   bool   // the request is a HEAD: a compressed response only gets the header
+	inm    string // the request's If-None-Match, which tells what a 304 confirms
 	state  state
 	code   int    // the status, from holding on
 	limit  int    // how many body bytes to hold before deciding
@@ -87,9 +90,14 @@ type filter struct {
 	done bool              // finish returned: f ended its response without a panic
 }
 
-// start readies f for a response to w, and makes it w's filter.
-func (f *filter) start(c *config, cd coding, w *middleware.Writer) {
+// start readies f for a response to r, written to w, with the coding cd,
+// and makes it w's filter.
+func (f *filter) start(c *config, cd coding, w *middleware.Writer, r *http.Request) {
 	f.w, f.c, f.coding = w, c, cd
+	f.head = r.Method == http.MethodHead
+	if v := r.Header["If-None-Match"]; len(v) > 0 {
+		f.inm = v[0]
+	}
 	f.old = w.SetFilter(f)
 	f.limit = c.minSize
 	if cd == identity {
@@ -119,8 +127,7 @@ func (f *filter) WriteHeader(code int) {
 	case hasValue(h, "Content-Encoding"):
 		f.send(false, false) // the handler encoded the body itself
 	case code == http.StatusNotModified:
-		// The Vary a 200 would have had; a 304 usually has no type.
-		f.send(!typed || allowed, false)
+		f.sendNotModified(allowed)
 	case code < 200 || code == http.StatusNoContent:
 		f.send(false, false) // no body
 	case code == http.StatusPartialContent, hasValue(h, "Content-Range"):
@@ -279,7 +286,8 @@ func (f *filter) decide(flush bool) error {
 
 // send edits the header of a response that varies with Accept-Encoding
 // (vary) and that f compresses (compress), sends it, and sends the held
-// body after it.
+// body after it. The response to a HEAD request gets the header that
+// compression gives, as the response to a GET would, and no encoder.
 func (f *filter) send(vary, compress bool) error {
 	h := f.w.Header()
 	if vary {
@@ -288,8 +296,10 @@ func (f *filter) send(vary, compress bool) error {
 	f.state = passing
 	if compress {
 		setEncoded(h, f.coding)
-		f.resetEncoder()
-		f.state = encoding
+		if !f.head {
+			f.resetEncoder()
+			f.state = encoding
+		}
 	}
 	f.w.SendHeader(f.code)
 	var err error
@@ -306,6 +316,24 @@ func (f *filter) send(vary, compress bool) error {
 		f.w.SetFilter(f.old)
 	}
 	return err
+}
+
+// sendNotModified sends a 304 with the Vary and ETag that its 200 would
+// have had (RFC 9110, section 15.4.5), from what f knows of that 200. A
+// type in the allow-list tells that it had Vary. Whether it was compressed,
+// and so had a weak ETag, only the client tells, by asking with the weak
+// form of the handler's strong ETag, which only compression makes; and
+// then it had Vary too, whatever the 304's type. A 304 otherwise
+// goes as the handler made it, since adding Vary to the response that a
+// cache has stored, or taking it away, would change how the cache keys it.
+func (f *filter) sendNotModified(allowed bool) {
+	h := f.w.Header()
+	et := h["Etag"]
+	compressed := len(et) > 0 && strings.HasPrefix(et[0], `"`) && hasWeakTag(f.inm, et[0])
+	if compressed {
+		h["Etag"] = []string{"W/" + et[0]}
+	}
+	f.send(allowed || compressed, false)
 }
 
 // write sends p on, once f has decided.

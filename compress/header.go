@@ -71,6 +71,19 @@ func hasToken(v, token string) bool {
 	return false
 }
 
+// hasWeakTag reports whether the If-None-Match value inm lists the weak
+// form of the strong entity tag tag: W/"x" for "x".
+func hasWeakTag(inm, tag string) bool {
+	for inm != "" {
+		var t string
+		t, inm, _ = strings.Cut(inm, ",")
+		if t = trimOWS(t); len(t) == len(tag)+2 && t[:2] == "W/" && t[2:] == tag {
+			return true
+		}
+	}
+	return false
+}
+
 // hasValue reports whether h has a non-empty value for the canonical key.
 func hasValue(h http.Header, key string) bool {
 	v := h[key]

@@ -3,7 +3,9 @@ package compress
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
@@ -291,6 +293,81 @@ func TestServerSniffsAsNetHTTP(t *testing.T) {
 				}
 			}
 			srv.Close()
+		}
+	}
+}
+
+// TestServerValidators checks, through a real server, that the responses
+// to HEAD and the 304s of conditional requests carry the header fields the
+// 200 to a GET would: its ETag (weak once compressed), its Vary, and for
+// HEAD its Content-Encoding and no Content-Length when the GET would be
+// compressed (RFC 9110, sections 9.3.2, 8.6 and 15.4.5).
+func TestServerValidators(t *testing.T) {
+	modtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	// Hexadecimal digits, which compress to about half: enough that the
+	// compressed GET is sent in chunks, without a Content-Length.
+	var hex strings.Builder
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		hex.WriteByte("0123456789abcdef"[rng.IntN(16)])
+	}
+	body := `{"k":"` + hex.String() + `"}`
+	mux := http.NewServeMux()
+	mux.HandleFunc("/items.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		http.ServeContent(w, r, "items.json", modtime, strings.NewReader(body))
+	})
+	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 4096)...)
+	mux.HandleFunc("/img.png", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeContent(w, r, "img.png", modtime, bytes.NewReader(png))
+	})
+	srv := httptest.NewServer(New(nil)(mux))
+	defer srv.Close()
+	do := func(method, path, ae string, header ...string) *http.Response {
+		req, _ := http.NewRequest(method, srv.URL+path, nil)
+		if ae != "" {
+			req.Header.Set("Accept-Encoding", ae)
+		}
+		for i := 0; i < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		res, err := rawClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res
+	}
+	fields := func(res *http.Response) string {
+		return fmt.Sprintf("ETag %q, Vary %q, Content-Encoding %q, Content-Length %q",
+			res.Header.Get("ETag"), res.Header.Get("Vary"), res.Header.Get("Content-Encoding"), res.Header.Get("Content-Length"))
+	}
+	for _, tt := range []struct {
+		name   string
+		res    *http.Response
+		status int
+		want   string
+	}{
+		{"GET, gzip", do("GET", "/items.json", "gzip"), 200,
+			`ETag "W/\"v1\"", Vary "Accept-Encoding", Content-Encoding "gzip", Content-Length ""`},
+		{"HEAD, gzip", do("HEAD", "/items.json", "gzip"), 200,
+			`ETag "W/\"v1\"", Vary "Accept-Encoding", Content-Encoding "gzip", Content-Length ""`},
+		{"304 to the weak ETag", do("GET", "/items.json", "gzip", "If-None-Match", `W/"v1"`), 304,
+			`ETag "W/\"v1\"", Vary "Accept-Encoding", Content-Encoding "", Content-Length ""`},
+		{"GET, identity", do("GET", "/items.json", "identity"), 200,
+			fmt.Sprintf(`ETag "\"v1\"", Vary "Accept-Encoding", Content-Encoding "", Content-Length "%d"`, len(body))},
+		{"HEAD, identity", do("HEAD", "/items.json", "identity"), 200,
+			fmt.Sprintf(`ETag "\"v1\"", Vary "Accept-Encoding", Content-Encoding "", Content-Length "%d"`, len(body))},
+		{"304 to the strong ETag", do("GET", "/items.json", "identity", "If-None-Match", `"v1"`), 304,
+			`ETag "\"v1\"", Vary "", Content-Encoding "", Content-Length ""`},
+		{"image", do("GET", "/img.png", "gzip"), 200,
+			fmt.Sprintf(`ETag "", Vary "", Content-Encoding "", Content-Length "%d"`, len(png))},
+		{"304 for an image", do("GET", "/img.png", "gzip", "If-Modified-Since", modtime.Format(http.TimeFormat)), 304,
+			`ETag "", Vary "", Content-Encoding "", Content-Length ""`},
+	} {
+		if got := fields(tt.res); tt.res.StatusCode != tt.status || got != tt.want {
+			t.Errorf("%s: %d, %s\nwant %d, %s", tt.name, tt.res.StatusCode, got, tt.status, tt.want)
 		}
 	}
 }
