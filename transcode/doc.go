@@ -26,7 +26,9 @@
 // that verb; otherwise the colon belongs to the last segment, so
 // /v1/books/a:b reaches {name=books/*} with the name books/a:b (but a name
 // that ends in a registered verb, such as a:move, must be sent as
-// a%3Amove). As in the reference, empty segments at the end are dropped:
+// a%3Amove, which a variable of several segments, such as this one, keeps
+// escaped unless Options.DecodeReserved is set; see Requests). As in the
+// reference, empty segments at the end are dropped:
 // /v1/shelves/ is /v1/shelves. A path no template matches is answered 404;
 // a path that templates match for other HTTP methods, 405 with an Allow
 // header. HEAD is served by a GET rule (without the body), and OPTIONS
@@ -41,18 +43,20 @@
 // message, a field name for one field), then the path (which wins over
 // the body), then the query (fields bound by neither; none with body
 // "*"). Path variables of one segment are fully percent-decoded; variables
-// of several segments keep the reserved characters (and "%") escaped
-// unless Options.DecodeReserved is set. Path and query values are text:
-// numbers in decimal (NaN and Infinity for floats), true or false, enums
-// by name or number, bytes in base64 of either alphabet, UTF-8 strings,
-// Timestamps in RFC 3339, Durations as "1.5s", FieldMasks as paths
-// separated by commas (updateTime or update_time), and the wrapper types
-// by their value. Query parameters name fields by their proto or JSON
-// names, dotted for nested fields, repeated for repeated fields; a
-// singular field set twice is an error, and parameters that name no field
-// are ignored unless Options.StrictQuery is set. A body is read as JSON
-// whatever its Content-Type; a google.api.HttpBody takes the raw bytes and
-// the Content-Type instead.
+// of several segments keep the reserved characters (and "%") escaped unless
+// Options.DecodeReserved is set. Path and query values are text: numbers in
+// decimal (NaN and Infinity for floats), true or false, enums by name or
+// number, bytes in base64 of either alphabet, UTF-8 strings, Timestamps in
+// RFC 3339, Durations as "1.5s", FieldMasks as paths separated by commas
+// (updateTime or update_time; "" is the empty mask, as protojson writes
+// it), and the wrapper types by their value. Query parameters name fields
+// by their proto or JSON names, dotted for nested fields, repeated for
+// repeated fields (their values in the order they come, whichever name each
+// uses); a singular field set twice is an error, as are two members of one
+// oneof, and parameters that name no field are ignored unless
+// Options.StrictQuery is set. A body is read as JSON whatever its
+// Content-Type; a google.api.HttpBody takes the raw bytes and the
+// Content-Type instead.
 //
 // Authorization and Grpc-Metadata-* headers (and the headers listed in
 // Options.Headers) become metadata of the call; Grpc-Timeout becomes its

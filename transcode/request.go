@@ -101,12 +101,12 @@ type queryParam struct {
 }
 
 // parseQuery parses a query string as url.ParseQuery does ("+" is a
-// space), but keeps the parameters in the order they first appear, so that
-// ?tags=a&tags=b fills a repeated field with a then b, whatever names the
-// parameters use for it.
+// space), but keeps the parameters in the order they come, with the values
+// of a key that repeats at once in one parameter, so that ?tags=a&tags=b
+// fills a repeated field with a then b, and ?tags=a&Tags=b&tags=c (two
+// names of one field) with a, b, c.
 func parseQuery(raw string) ([]queryParam, error) {
 	var q []queryParam
-	var index map[string]int
 	for part := range strings.SplitSeq(raw, "&") {
 		if part == "" {
 			continue
@@ -120,29 +120,11 @@ func parseQuery(raw string) ([]queryParam, error) {
 		if err != nil {
 			return nil, badRequest("query: %v", err)
 		}
-		i, ok := 0, false
-		if index != nil {
-			i, ok = index[key]
-		} else {
-			for i = range q {
-				if ok = q[i].key == key; ok {
-					break
-				}
-			}
+		if n := len(q); n > 0 && q[n-1].key == key {
+			q[n-1].vals = append(q[n-1].vals, val)
+			continue
 		}
-		if !ok {
-			i = len(q)
-			q = append(q, queryParam{key: key})
-			if index != nil {
-				index[key] = i
-			} else if len(q) > 16 { // many parameters: index them
-				index = make(map[string]int, 2*len(q))
-				for j, p := range q {
-					index[p.key] = j
-				}
-			}
-		}
-		q[i].vals = append(q[i].vals, val)
+		q = append(q, queryParam{key: key, vals: []string{val}})
 	}
 	return q, nil
 }
@@ -277,6 +259,9 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		for _, p := range *set {
 			if p.equal(fp) {
 				return badRequest("query: %s is set twice", fp)
+			}
+			if sharesOneof(fp, p) {
+				return badRequest("query: %s and %s are members of one oneof", p, fp)
 			}
 		}
 		*set = append(*set, fp)

@@ -131,7 +131,11 @@ func appendJSON(opts protojson.MarshalOptions, b []byte, rt *route, resp protore
 	// A scalar or repeated field: write a message holding only that field,
 	// then keep the field's value.
 	holder := resp.New()
-	holder.Set(fd, resp.Get(fd))
+	if resp.Has(fd) {
+		// An empty list is read-only, and Set panics with one; holder
+		// has it already, and writes it as [].
+		holder.Set(fd, resp.Get(fd))
+	}
 	opts.EmitUnpopulated = true
 	js, err := opts.Marshal(holder.Interface())
 	if err != nil {
