@@ -348,11 +348,25 @@ func (t *table) fillQuery(req *http.Request, q *query) {
 // only after the middleware has run, so that a middleware that refuses a
 // request (with 401, say) does not tell which methods exist.
 //
+// Under [SlashServe], the path is the one the router would serve req as:
+// /items/1/ stands for /items/1 when only that has routes.
+//
 // Allocation: none, once the router has answered with the same set of
-// methods, unless the router has more than 63 methods.
+// methods, unless the router has more than 63 methods (or, under
+// SlashServe, the path it serves as holds escapes).
 func (r *Router) Allowed(req *http.Request) string {
 	t := r.current()
 	var q query
+	if t.cfg.slash == SlashServe && req.Method != http.MethodConnect {
+		// As serveVerdict does, with the path that req is served as.
+		if v := t.decide(req, &q); v.serveAs != "" {
+			q.path = v.serveAs
+			if !q.escaped {
+				q.path = pathUnescape(v.serveAs)
+			}
+			return t.allowedValue(req, &q)
+		}
+	}
 	t.fillQuery(req, &q)
 	return t.allowedValue(req, &q)
 }
