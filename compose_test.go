@@ -2,6 +2,7 @@ package cairn_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -385,9 +386,11 @@ func TestUseBeforeRouting(t *testing.T) {
 // TestPatternOfAnotherRouter checks that a router's middleware that sets
 // r.Pattern to one of another router, whose routes sit at the same indexes,
 // does not make the router serve its own route at that index: as for any
-// request changed after routing, the answer is 404. The patterns are those
-// of a route that served, of a mounted router's route seen from outside,
-// and of a 406 answer.
+// request changed after routing, the answer is 404, unless the pattern is
+// the same text as the one the router's routing set (a copy of it), which
+// leaves its decision as it was. The patterns are those of a route that
+// served, of a mounted router's route seen from outside, and of a 406
+// answer.
 func TestPatternOfAnotherRouter(t *testing.T) {
 	h := func(name string) http.HandlerFunc {
 		return func(w http.ResponseWriter, req *http.Request) { w.Write([]byte(name)) }
@@ -446,16 +449,58 @@ func TestPatternOfAnotherRouter(t *testing.T) {
 		}
 	}
 	swap = seen
-	for _, tt := range []struct{ path, want string }{
-		{"/only/1", "b only"},
-		{"/m/x", "b inner"},
-		{"/s", "b s"},
+	for _, tt := range []struct{ path, want, other string }{
+		{"/only/1", "b only", "/s"},
+		{"/m/x", "b inner", "/only/1"},
+		{"/s", "b s", "/m/x"},
 	} {
 		if w := serve(b, tt.path, "", ""); w.Code != http.StatusOK || w.Body.String() != tt.want {
 			t.Errorf("b: GET %s: %d %q, want 200 %q", tt.path, w.Code, w.Body.String(), tt.want)
 		}
-		if w := serve(b, tt.path, "", tt.path); w.Code != http.StatusNotFound {
-			t.Errorf("b: GET %s with a's pattern %q: %d %q, want 404", tt.path, seen[tt.path], w.Code, w.Body.String())
+		// a's pattern for the same path is the text b's routing set.
+		if w := serve(b, tt.path, "", tt.path); w.Code != http.StatusOK || w.Body.String() != tt.want {
+			t.Errorf("b: GET %s with a's pattern %q: %d %q, want 200 %q", tt.path, seen[tt.path], w.Code, w.Body.String(), tt.want)
+		}
+		if w := serve(b, tt.path, "", tt.other); w.Code != http.StatusNotFound {
+			t.Errorf("b: GET %s with a's pattern %q: %d %q, want 404", tt.path, seen[tt.other], w.Code, w.Body.String())
+		}
+	}
+}
+
+// TestPatternCopiedByMiddleware checks that middleware that sets r.Pattern
+// to a copy of itself, as a router or a tracing middleware may, leaves the
+// route as routing chose it: in Use, in a group, and outside a mounted
+// router, whose routes the outer middleware sees by their full pattern.
+func TestPatternCopiedByMiddleware(t *testing.T) {
+	clone := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			req.Pattern = strings.Clone(req.Pattern)
+			next.ServeHTTP(w, req)
+		})
+	}
+	show := func(w http.ResponseWriter, req *http.Request) {
+		io.WriteString(w, req.Pattern+" id="+cairn.Param(req, "id")+" org="+cairn.Param(req, "org"))
+	}
+	for _, pv := range []bool{true, false} {
+		r := cairn.New()
+		r.PopulatePathValues(pv)
+		r.Use(clone)
+		in := cairn.New()
+		in.HandleFunc("GET /users/{id}", show)
+		r.Mount("/o/{org}", in)
+		r.Group("/g", clone).HandleFunc("GET /x/{id}", show)
+		r.HandleFunc("GET /s", show)
+		for _, tt := range []struct{ path, want string }{
+			{"/o/acme/users/7", "GET /users/{id} id=7 org=acme"},
+			{"/g/x/5", "GET /g/x/{id} id=5 org="},
+			{"/s", "GET /s id= org="},
+			{"/g/nothing", "404 page not found\n"},
+		} {
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, httptest.NewRequest("GET", tt.path, nil))
+			if w.Body.String() != tt.want {
+				t.Errorf("path values %v: GET %s: %d %q, want %q", pv, tt.path, w.Code, w.Body.String(), tt.want)
+			}
 		}
 	}
 }

@@ -77,9 +77,10 @@ func (t *table) routeOf(id *ident) *route {
 // resolve returns what t's router decided for req, from its r.Pattern if
 // that identifies a route that serves req, and otherwise by deciding again;
 // q is filled in when the decision is made again. If the decision made
-// again is to serve a route, the request was changed after routing (by
-// middleware) so that the router's decision no longer holds: the answer is
-// then 404, rather than a route whose middleware may already have run. A
+// again is to serve a route whose pattern r.Pattern does not hold, the
+// request was changed after routing (by middleware) so that the router's
+// decision no longer holds: the answer is then 404, rather than a route
+// whose middleware may already have run. A
 // middleware after routing that changes the path otherwise changes the
 // router's own answers (they are worked out for the path as it finds it),
 // never the route.
@@ -105,6 +106,21 @@ func (t *table) resolve(req *http.Request, q *query) verdict {
 	}
 	v := t.decide(req, q)
 	if v.kind == verdictServe {
+		if id := v.rt.id; v.serveAs == "" {
+			if m := v.rt.mount(); m != nil && m.inner != nil {
+				if tid := m.through(req, q); tid != nil {
+					id = tid // the full pattern, which routing set
+				}
+			}
+			if req.Pattern == id.pat.str {
+				// A middleware set r.Pattern to a string equal to the
+				// one routing set, but not that string itself (a copy):
+				// the decision holds. The router's string goes back, so
+				// that the next hop and Param find the route from it.
+				req.Pattern = id.pat.str
+				return v
+			}
+		}
 		return verdict{kind: verdictNotFound}
 	}
 	return v
