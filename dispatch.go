@@ -63,7 +63,7 @@ func (t *table) routeOf(id *ident) *route {
 			return rt
 		}
 	case identThrough:
-		if m := rt.mount(); m != nil && id.l.through == m {
+		if m := rt.mount(); m != nil && id.l.through == m.self {
 			return rt
 		}
 	case identReject:

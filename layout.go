@@ -14,6 +14,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"weak"
 )
 
 // A layout says where the wildcards of a pattern are. Layouts are never
@@ -35,8 +36,11 @@ type layout struct {
 	// whose path no longer holds the prefix: their values are path values.
 	stripped bool
 	// through is, in the layout of an identity of kind identThrough, the
-	// mount that made the identity; nil in any other.
-	through *mounted
+	// mount that made the identity; nil in any other. It is weak: the
+	// registry of identities is process-wide, and must not keep the
+	// mount's router from being collected (its cleanup takes the
+	// identity out of the registry).
+	through weak.Pointer[mounted]
 }
 
 // A layoutVar is a named wildcard of a layout.

@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"weak"
 )
 
 // Mount hands every request whose path is in the subtree prefix to h, with
@@ -131,16 +132,18 @@ type mounted struct {
 
 	// throughIDs holds the identities of the full patterns of the inner
 	// router's routes, by the identity that the inner router gives them;
-	// mu serializes their making.
+	// mu serializes their making. Their layouts name m by self, a weak
+	// pointer made once, which routeOf compares without making another.
 	mu         sync.Mutex
 	throughIDs sync.Map // *ident to *ident
+	self       weak.Pointer[mounted]
 }
 
 // attach sets up m for its route rt in r, whose identity is id; r's lock
 // is held.
 func (m *mounted) attach(r *Router, rt *route, id *ident) {
 	p := &rt.id.pat
-	m.r, m.route = r, rt
+	m.r, m.route, m.self = r, rt, weak.Make(m)
 	// The pattern is the prefix followed by a multi wildcard.
 	m.nsegs = p.numSegments() - 1
 	m.prefix = id.l
@@ -219,7 +222,7 @@ func (m *mounted) throughFor(id *ident) *ident {
 	}
 	full := joinMounted(&m.route.id.pat, id.pat.str)
 	l := mountedLayout(m.prefix, m.nsegs, id.l)
-	l.through = m
+	l.through = m.self
 	tid := newIdent(full, l, m.route.index(), identThrough)
 	m.r.addIdents(nil, tid)
 	m.throughIDs.Store(id, tid)

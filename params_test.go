@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -491,5 +492,94 @@ func TestParamsAgreeWithParam(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMountedRoutersCollected checks that routers that served a request
+// through a mounted Router are collected once dropped, with the identities
+// of the full patterns they made for it, whether the mounted router is
+// dropped too or outlives them.
+func TestMountedRoutersCollected(t *testing.T) {
+	h := func(http.ResponseWriter, *http.Request) {}
+	kept := New()
+	kept.HandleFunc("GET /k/{x}", h)
+	var collected atomic.Int64
+	var patterns []string
+	const n = 50
+	for i := range n {
+		inner := kept
+		if i%2 == 0 {
+			inner = New()
+			inner.HandleFunc("GET /r/{repo}", h)
+		}
+		outer := New()
+		outer.Mount("/o/{org}", inner)
+		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/o/x/r/y"}}
+		if inner == kept {
+			req.URL.Path = "/o/x/k/y"
+		}
+		outer.ServeHTTP(&recorder{h: http.Header{}}, req)
+		if id := findIdent(req.Pattern); id == nil || id.kind != identThrough {
+			t.Fatalf("%s: pattern %q has no full-pattern identity", req.URL.Path, req.Pattern)
+		}
+		patterns = append(patterns, req.Pattern)
+		runtime.AddCleanup(outer, func(*atomic.Int64) { collected.Add(1) }, &collected)
+	}
+	for i := 0; i < 100 && collected.Load() < n; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if c := collected.Load(); c < n {
+		t.Fatalf("%d of %d dropped routers collected", c, n)
+	}
+	for i := 0; i < 50; i++ {
+		left := 0
+		for _, p := range patterns {
+			if findIdent(p) != nil {
+				left++
+			}
+		}
+		if left == 0 {
+			return
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	t.Errorf("identities of collected routers' full patterns still registered")
+}
+
+// TestRouterAliveWhileServing checks that a router that nothing else
+// refers to stays alive while its handler runs, so that Param and
+// RouteVersion read the values of the request's route until the handler
+// returns, however many collections run meanwhile.
+func TestRouterAliveWhileServing(t *testing.T) {
+	collect := func() {
+		for i := 0; i < 20; i++ {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+	}
+	var got []string
+	// Each router's ServeHTTP is the last use of it.
+	func() {
+		r := New()
+		r.Mount("/o/{org}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			collect()
+			got = append(got, "org="+Param(req, "org"))
+		}))
+		r.ServeHTTP(&recorder{h: http.Header{}}, &http.Request{Method: "GET", URL: &url.URL{Path: "/o/acme/repos/x"}, Header: http.Header{}})
+	}()
+	func() {
+		r := New()
+		r.Versioning(Versioning{Vendor: "acme"})
+		r.Version("v2").HandleFunc("GET /v/{id}", func(w http.ResponseWriter, req *http.Request) {
+			collect()
+			got = append(got, "id="+Param(req, "id")+" version="+RouteVersion(req))
+		})
+		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/v/7"}, Header: http.Header{"Accept": {"application/vnd.acme.v2+json"}}}
+		r.ServeHTTP(&recorder{h: http.Header{}}, req)
+	}()
+	if want := []string{"org=acme", "id=7 version=v2"}; !slices.Equal(got, want) {
+		t.Errorf("values read after collections: %q, want %q", got, want)
 	}
 }

@@ -8,6 +8,7 @@ package cairn
 
 import (
 	"net/http"
+	"runtime"
 )
 
 // ServeHTTP dispatches the request to the handler of the most specific
@@ -28,11 +29,19 @@ import (
 // that a constraint checks. Middleware and handlers may allocate, and
 // redirects do.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	// Invariant: r stays reachable until the request is answered, so that
+	// its identities stay in the registry while the handler reads them
+	// (Param, RouteVersion): a router that a program has dropped, as a
+	// reload does, may be collected once nothing refers to it, and its
+	// cleanup takes them out. Go keeps a receiver alive only until its
+	// last use, so every return below that follows a handler has a
+	// runtime.KeepAlive(r).
 	t := r.current()
 	if pre := t.cfg.pre; len(pre) > 0 {
 		// The last hop of the middleware before routing calls
 		// routeAfterMiddleware.
 		pre[0].entry.ServeHTTP(w, req)
+		runtime.KeepAlive(r)
 		return
 	}
 	// Optimization: routing is written out here rather than called, and
@@ -61,6 +70,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				// has no wildcard, so there are no path values to set.
 				req.Pattern = rt.id.pat.str
 				rt.entry().ServeHTTP(w, req)
+				runtime.KeepAlive(r)
 				return
 			}
 		}
@@ -97,13 +107,16 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 					setPathValues(req, rt.id.l, q.path, q.escaped)
 				}
 				rt.entry().ServeHTTP(w, req)
+				runtime.KeepAlive(r)
 				return
 			}
 			r.serveVerdict(t, w, req, &verdict{rt: rt}, &q)
+			runtime.KeepAlive(r)
 			return
 		}
 	}
 	r.decideAndServe(t, w, req, rt, &q)
+	runtime.KeepAlive(r)
 }
 
 // routeAfterMiddleware routes req with t and serves it, as ServeHTTP does,
