@@ -112,11 +112,24 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 	}
 	if rt == nil || !rt.exact(p, false) {
 		// A route passed over for its versions counts only if it matched
-		// the path itself, not the path with a slash added.
+		// the path itself, not the path with a slash added. But one that
+		// the path with a slash added matches exactly still makes the
+		// redirect, which does not depend on the version asked for: the
+		// new path then answers 406 (or, under SlashServe, the request is
+		// answered 406 as that path).
 		rejected := q.rejected
-		if srt := slashTarget(t, q.host, p, q); srt != nil {
+		q.rejected = nil
+		srt := slashTarget(t, q.host, p, q)
+		versionless := srt == nil && q.rejected != nil && q.rejected.exact(p, true)
+		if versionless {
+			srt = q.rejected
+		}
+		if srt != nil {
 			target := escapedPath(req.URL, p, q.escaped) + "/"
-			if t.cfg.slash == SlashServe {
+			switch {
+			case t.cfg.slash == SlashServe && versionless:
+				return verdict{kind: verdictReject, rt: srt, serveAs: target}
+			case t.cfg.slash == SlashServe:
 				return verdict{kind: verdictServe, rt: srt, serveAs: target}
 			}
 			// As net/http.ServeMux does, report the pattern that the

@@ -255,7 +255,8 @@ func TestVersionSlashAndOrder(t *testing.T) {
 		code           int
 		body, location string
 	}{
-		{"/pa", "", 405, "Method Not Allowed\n", ""},
+		// The redirect does not depend on the version: /pa/ then answers 406.
+		{"/pa", "", 307, "", "/pa/"},
 		{"/pa", v1, 307, "", "/pa/"},
 		{"/pa/", v1, 200, "a/ v1", ""},
 		{"/pa/", "", 406, "406 not acceptable: no version of this resource matches the request\n", ""},
@@ -302,6 +303,45 @@ func TestHandlerVary(t *testing.T) {
 		if via.Code != direct.Code || via.Header().Get("Vary") != direct.Header().Get("Vary") || via.Body.String() != direct.Body.String() {
 			t.Errorf("Accept %q: Handler's handler %d Vary %q %q, ServeHTTP %d Vary %q %q", accept,
 				via.Code, via.Header().Get("Vary"), via.Body, direct.Code, direct.Header().Get("Vary"), direct.Body)
+		}
+	}
+}
+
+// TestVersionedSubtreeRoot checks that a subtree's root without its slash,
+// whose only route is versioned, is redirected (or under SlashServe served
+// as the subtree's root) whatever version the request asks for, as for an
+// unversioned route: the root then answers 406 to a request for no version
+// it has, rather than the path without the slash answering 405 with an
+// Allow header that names the method asked for.
+func TestVersionedSubtreeRoot(t *testing.T) {
+	const v2 = "application/vnd.acme.v2+json"
+	for _, tt := range []struct {
+		policy         cairn.SlashPolicy
+		accept         string
+		code           int
+		body, location string
+	}{
+		{cairn.SlashRedirect, "", 307, "", "/sub/"},
+		{cairn.SlashRedirect, v2, 307, "", "/sub/"},
+		{cairn.SlashStrict, "", 307, "", "/sub/"},
+		{cairn.SlashServe, "", 406, "406 not acceptable: no version of this resource matches the request\n", ""},
+		{cairn.SlashServe, v2, 200, "sub v2", ""},
+	} {
+		r := cairn.New()
+		r.TrailingSlash(tt.policy)
+		r.Versioning(cairn.Versioning{Vendor: "acme"})
+		r.Version("v2").HandleFunc("GET /sub/", answer("sub v2"))
+		var header []string
+		if tt.accept != "" {
+			header = []string{"Accept", tt.accept}
+		}
+		got, w := do(t, r, "GET", "/sub", header...)
+		if tt.code == 307 {
+			got.body = ""
+		}
+		if got.code != tt.code || got.body != tt.body || w.Header().Get("Location") != tt.location || w.Header().Get("Allow") != "" {
+			t.Errorf("policy %v, Accept %q: GET /sub: %d %q Location %q Allow %q, want %d %q Location %q and no Allow",
+				tt.policy, tt.accept, got.code, got.body, w.Header().Get("Location"), w.Header().Get("Allow"), tt.code, tt.body, tt.location)
 		}
 	}
 }
