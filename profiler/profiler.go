@@ -53,13 +53,27 @@ func Register(m Registrar, prefix string) {
 	if !strings.HasPrefix(prefix, "/") || strings.HasSuffix(prefix, "/") || strings.ContainsAny(prefix, "{} \t") {
 		panic(fmt.Sprintf("profiler: prefix %q must start with a slash, not end with one, and hold no wildcard or method", prefix))
 	}
-	m.Handle("GET "+prefix+"/{$}", http.HandlerFunc(pprof.Index))
+	m.Handle("GET "+prefix+"/{$}", http.HandlerFunc(index))
 	m.Handle("GET "+prefix+"/{profile}", http.HandlerFunc(named))
 	m.Handle("GET "+prefix+"/cmdline", http.HandlerFunc(pprof.Cmdline))
 	m.Handle("GET "+prefix+"/profile", http.HandlerFunc(pprof.Profile))
 	m.Handle("GET "+prefix+"/symbol", http.HandlerFunc(pprof.Symbol))
 	m.Handle("POST "+prefix+"/symbol", http.HandlerFunc(pprof.Symbol))
 	m.Handle("GET "+prefix+"/trace", http.HandlerFunc(pprof.Trace))
+}
+
+// index serves pprof's index page. pprof.Index takes what follows
+// "/debug/pprof/" in the path for a profile's name, so under a prefix such
+// as "/debug/pprof/app" it gets a copy of the request with a path that
+// does not start so.
+func index(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/debug/pprof/") && r.URL.Path != "/debug/pprof/" {
+		u := *r.URL
+		u.Path, u.RawPath = "/", ""
+		r = r.WithContext(r.Context())
+		r.URL = &u
+	}
+	pprof.Index(w, r)
 }
 
 // named serves the named profile in the request's {profile} wildcard.

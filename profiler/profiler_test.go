@@ -33,6 +33,13 @@ func TestRegister(t *testing.T) {
 	mux := http.NewServeMux()
 	profiler.Register(mux, "/internal/pprof")
 
+	// Prefixes that start with pprof's own, whose index pprof.Index would
+	// take for a profile's name.
+	nested := cairn.New()
+	profiler.Register(nested, "/debug/pprof/app")
+	nestedGroup := cairn.New()
+	profiler.Register(nestedGroup.Group("/debug/pprof"), "/g")
+
 	for _, tt := range []struct {
 		name   string
 		h      http.Handler
@@ -42,6 +49,8 @@ func TestRegister(t *testing.T) {
 		{"router without path values", fast, "/debug/pprof", false},
 		{"group behind a token", grouped, "/admin/debug/pprof", true},
 		{"ServeMux", mux, "/internal/pprof", false},
+		{"below /debug/pprof/", nested, "/debug/pprof/app", false},
+		{"group below /debug/pprof/", nestedGroup, "/debug/pprof/g", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(tt.h)
