@@ -166,7 +166,7 @@ func (v *versioning) choose(req *http.Request, vs *versionSet) *route {
 	for _, line := range req.Header["Accept"] {
 		for line != "" {
 			var mediaRange string
-			mediaRange, line, _ = strings.Cut(line, ",")
+			mediaRange, line = cutUnquoted(line, ',')
 			want, q, ok := v.parseRange(mediaRange)
 			switch {
 			case !ok || q == 0:
@@ -220,7 +220,7 @@ func (v *versioning) addVary(h http.Header) {
 // for ("" if it asks for none) and its quality in thousandths, or ok false
 // if it is empty or its quality is malformed.
 func (v *versioning) parseRange(s string) (version string, q int, ok bool) {
-	mediaType, params, _ := strings.Cut(s, ";")
+	mediaType, params := cutUnquoted(s, ';')
 	mediaType = strings.TrimSpace(mediaType)
 	if mediaType == "" {
 		return "", 0, false
@@ -228,7 +228,7 @@ func (v *versioning) parseRange(s string) (version string, q int, ok bool) {
 	q = 1000
 	for params != "" {
 		var param string
-		param, params, _ = strings.Cut(params, ";")
+		param, params = cutUnquoted(params, ';')
 		name, value, _ := strings.Cut(strings.TrimSpace(param), "=")
 		if name == "q" || name == "Q" {
 			if q, ok = parseQuality(strings.TrimSpace(value)); !ok {
@@ -237,6 +237,25 @@ func (v *versioning) parseRange(s string) (version string, q int, ok bool) {
 		}
 	}
 	return v.mediaVersion(mediaType), q, true
+}
+
+// cutUnquoted slices s around the first sep that is not inside a quoted
+// string (RFC 9110, section 5.6.4: a parameter's value may be one, and hold
+// commas and semicolons, and a backslash quotes the byte after it), and
+// returns the text before and after it; after is "" if there is none.
+func cutUnquoted(s string, sep byte) (before, after string) {
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == sep && !quoted:
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
 }
 
 // mediaVersion returns the version that the media type t names, or "".

@@ -47,7 +47,9 @@ func TestChooseVersion(t *testing.T) {
 	types := []string{"application/vnd.acme.%s+json", "APPLICATION/VND.ACME.%s", "application/vnd.acme.%s+xml", "application/vnd.acme.%s+xml",
 		"application/vnd.acme.%s+json", "application/vnd.other.%s+json", "text/html", "*/*", "application/json"}
 	wanted := []string{"v1", "v2", "v3", "v4", "V2", "v2.1", ""}
-	qs := []string{"", ";q=1", ";q=0", ";q=0.5", "; q=0.50", ";q=0.9", ";Q=0.1", ";q=2", ";q=0.1234", ";charset=utf-8", ";level=1;q=0.3"}
+	qs := []string{"", ";q=1", ";q=0", ";q=0.5", "; q=0.50", ";q=0.9", ";Q=0.1", ";q=2", ";q=0.1234", ";charset=utf-8", ";level=1;q=0.3",
+		// Quoted values, which may hold commas, semicolons and quoted quotes.
+		`;profile="a,b";q=0.1`, `;p="x;q=0";q=0.2`, `;p="a\",b";q=0.3`, `;p="application/vnd.acme.v3+json, */*"`}
 	for i := range 20000 {
 		var ranges []string
 		for n := rng.IntN(4); n >= 0; n-- {
@@ -68,12 +70,36 @@ func TestChooseVersion(t *testing.T) {
 	}
 }
 
+// splitUnquoted splits s at every sep outside a quoted string, in which a
+// backslash quotes the byte after it.
+func splitUnquoted(s string, sep byte) []string {
+	var parts []string
+	var b strings.Builder
+	quoted, escaped := false, false
+	for _, c := range []byte(s) {
+		switch {
+		case escaped:
+			escaped = false
+		case quoted && c == '\\':
+			escaped = true
+		case c == '"':
+			quoted = !quoted
+		case c == sep && !quoted:
+			parts = append(parts, b.String())
+			b.Reset()
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return append(parts, b.String())
+}
+
 // chooseOracle is the rule of TestChooseVersion, written plainly.
 func chooseOracle(accept string, fallback bool, vs *versionSet) *route {
 	var best *route
 	bestQ, requested, other := 0.0, false, false
-	for _, r := range strings.Split(accept, ",") {
-		parts := strings.Split(r, ";")
+	for _, r := range splitUnquoted(accept, ',') {
+		parts := splitUnquoted(r, ';')
 		mt := strings.ToLower(strings.TrimSpace(parts[0]))
 		if mt == "" {
 			continue
