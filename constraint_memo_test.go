@@ -45,6 +45,10 @@ func TestConstraintOncePerMiss(t *testing.T) {
 		{"GET", "/s/cd-" + long, 307, 1},
 		{"GET", "/g/" + long + "/y", 404, 2},
 		{"GET", "/a/" + long + "%2F/b", 404, 1},
+		// Unclean paths, walked again once cleaned.
+		{"GET", "/a/" + long + "/./b", 307, 1},
+		{"GET", "/a/" + long + "/b/c/..", 307, 1},
+		{"GET", "/a/" + long + "%2F/./b", 307, 1},
 	} {
 		for i := range calls {
 			calls[i].Store(0)

@@ -193,7 +193,11 @@ func (t *table) newQuery(req *http.Request, host, p string, escaped bool) query 
 func (t *table) decideUnclean(req *http.Request, q *query) verdict {
 	escapedPath := req.URL.EscapedPath()
 	p := cleanPath(escapedPath)
+	// The answers of constraints for the long segments of the unclean
+	// path hold for the same segments of the clean one.
+	memo := q.memo
 	*q = t.newQuery(req, q.host, p, true)
+	q.memo = memo
 	rt := t.match(q.host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
 		if srt := slashTarget(t, q.host, p, q); srt != nil {

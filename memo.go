@@ -14,6 +14,8 @@ package cairn
 // allocates its answers, only for the segments it remembers. (walk, the
 // first of those walks, leaves long segments to lookup, which remembers.)
 
+import "strings"
+
 // memoMinLen is the length from which a segment's constraint answers are
 // remembered.
 const memoMinLen = 256
@@ -46,8 +48,14 @@ func (m *conMemo) match(con *constraint, raw, seg string, escaped bool) bool {
 //
 // Invariant: the key is the raw segment and whether it is unescaped, which
 // decide the segment the constraint sees. Raw segments of one path share
-// their bytes, so the comparison usually stops at the pointers.
+// their bytes, so the comparison usually stops at the pointers. A raw
+// segment without an escape is the segment, unescaped or not, so its key
+// says not unescaped: the walk of a path as it is and that of its escaped
+// form (the cleaned form of an unclean path, say) share its answers.
 func (m *conMemo) remember(con *constraint, raw, seg string, escaped bool) bool {
+	if escaped && strings.IndexByte(raw, '%') < 0 {
+		escaped = false
+	}
 	for i := range m.answers {
 		if a := &m.answers[i]; a.con == con && a.escaped == escaped && a.raw == raw {
 			return a.ok
