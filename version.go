@@ -58,8 +58,10 @@ type Versioning struct {
 	// NotAcceptable answers requests for which no version of the matched
 	// route is acceptable. It runs behind the middleware of Use and of the
 	// groups that cover the path, with r.Pattern set to the pattern the
-	// path matched (so [RouteVersion] reports one of the route's versions,
-	// though none serves). nil means a plain-text 406 Not Acceptable.
+	// path matched, though no route serves: [RouteVersion] reports one of
+	// the route's versions, or "" if the route also has an unversioned
+	// variant, which the request did not accept. nil means a plain-text
+	// 406 Not Acceptable.
 	NotAcceptable http.Handler
 }
 
