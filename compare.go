@@ -334,10 +334,10 @@ func writeExample(b *strings.Builder, s segment, last bool, other *segment, othe
 	case s.kind() == segMulti:
 		return true
 	case s.kind() == segLiteral:
-		b.WriteString(literalExample(s, last))
+		b.WriteString(s.pathText(last))
 		return true
 	case other != nil && other.kind() == segLiteral:
-		b.WriteString(literalExample(*other, otherLast))
+		b.WriteString(other.pathText(otherLast))
 		return true
 	}
 	var v string
@@ -348,16 +348,6 @@ func writeExample(b *strings.Builder, s segment, last bool, other *segment, othe
 	}
 	b.WriteString(url.PathEscape(v))
 	return v != ""
-}
-
-// literalExample returns the literal segment s as a request's path writes
-// it: "" for {$}, the literal "/" that ends a pattern, and otherwise as
-// escapeLiteral writes it.
-func literalExample(s segment, last bool) string {
-	if last && s.s == "/" {
-		return ""
-	}
-	return escapeLiteral(s.s)
 }
 
 // segmentAccepts reports whether the segment s matches the path segment v.

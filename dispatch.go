@@ -44,6 +44,19 @@ func (t *table) servedRoute(req *http.Request) *route {
 	return nil
 }
 
+// servedIdent returns the identity whose pattern routing sets as r.Pattern
+// when rt serves req, which q describes: for a Router mounted by rt, that
+// of the full pattern of its route that serves req (through is then set),
+// and otherwise rt's own.
+func servedIdent(rt *route, req *http.Request, q *query) (id *ident, through bool) {
+	if m := rt.mount(); m != nil && m.inner != nil {
+		if tid := m.through(req, q); tid != nil {
+			return tid, true
+		}
+	}
+	return rt.id, false
+}
+
 // routeOf returns the route of t whose identity of kind identServe,
 // identThrough or identReject id is, or nil if id is none of t's router:
 // it may be another router's, or one of a route that t does not have yet.
@@ -106,13 +119,8 @@ func (t *table) resolve(req *http.Request, q *query) verdict {
 	}
 	v := t.decide(req, q)
 	if v.kind == verdictServe {
-		if id := v.rt.id; v.serveAs == "" {
-			if m := v.rt.mount(); m != nil && m.inner != nil {
-				if tid := m.through(req, q); tid != nil {
-					id = tid // the full pattern, which routing set
-				}
-			}
-			if req.Pattern == id.pat.str {
+		if v.serveAs == "" {
+			if id, _ := servedIdent(v.rt, req, q); req.Pattern == id.pat.str {
 				// A middleware set r.Pattern to a string equal to the
 				// one routing set, but not that string itself (a copy):
 				// the decision holds. The router's string goes back, so

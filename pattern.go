@@ -98,9 +98,24 @@ func (s segment) constrainedBy() *constraint {
 func (p *pattern) segmentLabel(i int) string {
 	s := p.segment(i)
 	if s.kind() == segLiteral && s.s == "/" && i < p.numSegments()-1 {
-		return url.PathEscape(s.s)
+		return s.pathText(false)
 	}
 	return s.label()
+}
+
+// pathText returns the literal segment s as a request's path writes it,
+// where last says whether s ends its pattern: "" for {$}, the literal "/"
+// that ends a pattern, and otherwise its text escaped, so that "/" (which
+// the pattern wrote %2F) stays one segment, and "." and ".." (which it
+// wrote %2E and %2E%2E) are not dot segments, which cleaning removes.
+func (s segment) pathText(last bool) string {
+	switch {
+	case last && s.s == "/":
+		return ""
+	case s.s == "." || s.s == "..":
+		return strings.Repeat("%2E", len(s.s))
+	}
+	return url.PathEscape(s.s)
 }
 
 // label returns s as a pattern writes it, for printing: a literal escaped

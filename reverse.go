@@ -159,9 +159,8 @@ func buildPath(p *pattern, params []string) (string, error) {
 	for i, s := range segs {
 		b.WriteByte('/')
 		switch {
-		case s.kind() == segLiteral && s.s == "/" && i == len(segs)-1: // {$}
 		case s.kind() == segLiteral:
-			b.WriteString(escapeLiteral(s.s))
+			b.WriteString(s.pathText(i == len(segs)-1))
 		case s.kind() == segMulti && s.s == "":
 		default:
 			v, ok := lookupParam(params, s.s)
@@ -174,17 +173,6 @@ func buildPath(p *pattern, params []string) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-// escapeLiteral returns the literal segment s as a path writes it: escaped,
-// so that "/" (which the pattern wrote %2F) stays one segment, and so that
-// "." and ".." (which it wrote %2E and %2E%2E) are not dot segments, which
-// a path would lose when cleaned.
-func escapeLiteral(s string) string {
-	if s == "." || s == ".." {
-		return strings.Repeat("%2E", len(s))
-	}
-	return url.PathEscape(s)
 }
 
 // lookupParam returns the value of name in the name, value pairs params.

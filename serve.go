@@ -172,21 +172,19 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 	switch v.kind {
 	case verdictServe:
 		rt := v.rt
-		req.Pattern = rt.id.pat.str
-		if m := rt.mount(); m != nil && m.inner != nil {
-			if id := m.through(req, q); id != nil {
-				// The full pattern's values, for the outer middleware.
-				req.Pattern = id.pat.str
-				if r.populates(rt) {
-					eachLayoutValue(req, id.l, func(name, value string) bool {
-						req.SetPathValue(name, value)
-						return true
-					})
-				}
-				break
-			}
+		id, through := servedIdent(rt, req, q)
+		req.Pattern = id.pat.str
+		if !through {
+			r.setPathValues(req, rt, q)
+			break
 		}
-		r.setPathValues(req, rt, q)
+		// The full pattern's values, for the outer middleware.
+		if r.populates(rt) {
+			eachLayoutValue(req, id.l, func(name, value string) bool {
+				req.SetPathValue(name, value)
+				return true
+			})
+		}
 	case verdictRedirect:
 		req.Pattern = v.pattern
 		if v.rt != nil {

@@ -37,7 +37,6 @@ package compress
 
 import (
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/cairn-go/cairn/middleware"
@@ -328,10 +327,9 @@ func (f *filter) send(vary, compress bool) error {
 // cache has stored, or taking it away, would change how the cache keys it.
 func (f *filter) sendNotModified(allowed bool) {
 	h := f.w.Header()
-	et := h["Etag"]
-	compressed := len(et) > 0 && strings.HasPrefix(et[0], `"`) && hasWeakTag(f.inm, et[0])
-	if compressed {
-		h["Etag"] = []string{"W/" + et[0]}
+	compressed := false
+	if et := h["Etag"]; len(et) > 0 && hasWeakTag(f.inm, et[0]) {
+		compressed = weakenETag(h)
 	}
 	f.send(allowed || compressed, false)
 }

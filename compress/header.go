@@ -32,14 +32,23 @@ var (
 func setEncoded(h http.Header, cd coding) {
 	delete(h, "Content-Length")
 	delete(h, "Accept-Ranges")
-	if et := h["Etag"]; len(et) > 0 && strings.HasPrefix(et[0], `"`) {
-		h["Etag"] = []string{"W/" + et[0]}
-	}
+	weakenETag(h)
 	if cd == zstdCoding {
 		h["Content-Encoding"] = zstdValue
 	} else {
 		h["Content-Encoding"] = gzipValue
 	}
+}
+
+// weakenETag makes the ETag of h weak if it is strong ("x" becomes W/"x"),
+// and reports whether it did. That allocates.
+func weakenETag(h http.Header) bool {
+	et := h["Etag"]
+	if len(et) == 0 || !strings.HasPrefix(et[0], `"`) {
+		return false
+	}
+	h["Etag"] = []string{"W/" + et[0]}
+	return true
 }
 
 // addVary adds Accept-Encoding to the Vary header of h, unless it is

@@ -168,13 +168,7 @@ func TestWriterHijack(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if string(body) != "hi" {
+	if _, body := getBody(t, srv.URL); body != "hi" {
 		t.Errorf("body = %q, want \"hi\"", body)
 	}
 
@@ -264,14 +258,8 @@ func TestWriterSendsNothingItCannot(t *testing.T) {
 				tt.h(wr)
 			}))
 			defer srv.Close()
-			resp, err := http.Get(srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != tt.code || string(body) != tt.body {
-				t.Errorf("got %d %q, want %d %q", resp.StatusCode, body, tt.code, tt.body)
+			if code, body := getBody(t, srv.URL); code != tt.code || body != tt.body {
+				t.Errorf("got %d %q, want %d %q", code, body, tt.code, tt.body)
 			}
 		})
 	}
@@ -284,3 +272,18 @@ func (f *passFilter) WriteHeader(code int)        { f.w.SendHeader(code) }
 func (f *passFilter) Write(p []byte) (int, error) { return f.w.SendBody(p) }
 func (f *passFilter) Flush() error                { return nil }
 func (f *passFilter) Reset()                      {}
+
+// getBody sends a GET for url and returns the status and the body.
+func getBody(tb testing.TB, url string) (int, string) {
+	tb.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}

@@ -68,13 +68,13 @@ func parseValue(msg protoreflect.Message, fd protoreflect.FieldDescriptor, s str
 	switch md.FullName() {
 	case "google.protobuf.FieldMask":
 		// Paths separated by commas, in the JSON form (updateTime) or as
-		// in the .proto file (update_time).
-		// "" is the empty mask, as protojson writes it.
+		// in the .proto file (update_time); "" is the empty mask, as
+		// protojson writes it.
+		if s == "" {
+			break
+		}
 		paths := m.Mutable(md.Fields().ByName("paths")).List()
 		for p := range strings.SplitSeq(s, ",") {
-			if s == "" {
-				break
-			}
 			if p == "" || !utf8.ValidString(p) {
 				return protoreflect.Value{}, fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
 			}
