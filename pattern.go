@@ -119,14 +119,15 @@ func (s segment) pathText(last bool) string {
 }
 
 // label returns s as a pattern writes it, for printing: a literal escaped
-// as needed, {$}, or a wildcard with its name and constraint. The trailing
-// slash of a subtree pattern is "".
+// as needed (the dot segments "." and ".." too, as a path must write them),
+// {$}, or a wildcard with its name and constraint. The trailing slash of a
+// subtree pattern is "".
 func (s segment) label() string {
 	switch {
 	case s.kind() == segLiteral && s.s == "/":
 		return "{$}"
 	case s.kind() == segLiteral:
-		return url.PathEscape(s.s)
+		return s.pathText(false)
 	case s.kind() == segMulti && s.s == "":
 		return ""
 	case s.kind() == segMulti:

@@ -261,6 +261,16 @@ func TestWriteTreeLabels(t *testing.T) {
 			r.HandleFunc("GET /x/{$}", h)
 		},
 		want: "(any host)\n└── /x\n    └── /%2F  GET\n        └── /b  GET\n",
+	}, {
+		// Literal dot segments, which a path must escape, lest cleaning
+		// remove them; "..." is no dot segment.
+		name: "escaped dots",
+		setup: func(r *cairn.Router) {
+			r.HandleFunc("GET /a/%2E/b", h)
+			r.HandleFunc("GET /a/%2E%2E", h)
+			r.HandleFunc("GET /a/...", h)
+		},
+		want: "(any host)\n└── /a\n    ├── /%2E\n    │   └── /b  GET\n    ├── /%2E%2E  GET\n    └── /...  GET\n",
 	}} {
 		r := cairn.New()
 		tt.setup(r)
