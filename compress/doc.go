@@ -60,6 +60,14 @@
 // only compression makes. A 304 that tells neither goes as the handler
 // made it.
 //
+// While the middleware holds a response that it may compress, the header
+// is not sent either, even after the handler has called WriteHeader.
+// Changes the handler makes to the header in that time are sent with it,
+// where net/http ignores changes made after WriteHeader (gzhttp behaves
+// as this package does). So the value of a trailer set then goes out in
+// the header as well as in the trailer. A handler that sets trailers
+// should flush after WriteHeader: the header then goes out as it is.
+//
 // # Streaming
 //
 // A flush ([http.Flusher] or [http.ResponseController]) sends the header

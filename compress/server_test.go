@@ -261,6 +261,45 @@ func TestServerEarlyHints(t *testing.T) {
 	}
 }
 
+// TestServerTrailers checks what the package documents of changes to the
+// header after WriteHeader: while the middleware holds the response, they
+// are sent, a trailer's value in the header too; after a flush, or for a
+// client that accepts no coding, they are not. The trailer goes out as
+// net/http sends it, compressed or not.
+func TestServerTrailers(t *testing.T) {
+	for _, flush := range []bool{false, true} {
+		srv := httptest.NewServer(New(nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.Header().Set("Trailer", "X-Sum")
+			w.WriteHeader(http.StatusOK)
+			if flush {
+				http.NewResponseController(w).Flush()
+			}
+			io.WriteString(w, "hello")
+			w.Header().Set("X-Sum", "5")
+			w.Header().Set("X-Late", "late")
+		})))
+		for _, ae := range []string{"gzip", "-"} {
+			res, raw := get(t, srv.URL, ae)
+			body := raw
+			if ce := res.Header.Get("Content-Encoding"); ce != "" {
+				body = decode(t, ce, raw)
+			}
+			// The header is held only for a client that accepts a coding.
+			want := "5"
+			if flush || ae == "-" {
+				want = ""
+			}
+			if string(body) != "hello" || res.Trailer.Get("X-Sum") != "5" ||
+				res.Header.Get("X-Sum") != want || res.Header.Get("X-Late") != strings.Repeat("late", len(want)) {
+				t.Errorf("flush %v, Accept-Encoding %q: body %q, trailer X-Sum %q, header X-Sum %q and X-Late %q; want \"hello\", \"5\", %q and %q",
+					flush, ae, body, res.Trailer.Get("X-Sum"), res.Header.Get("X-Sum"), res.Header.Get("X-Late"), want, strings.Repeat("late", len(want)))
+			}
+		}
+		srv.Close()
+	}
+}
+
 // TestServerSniffsAsNetHTTP checks, for a response without a Content-Type
 // written in small pieces, that the type the client gets is the one
 // net/http sniffs from its first 512 bytes, whatever MinSize and the
