@@ -38,9 +38,10 @@ type Versioning struct {
 	// Vendor is the vendor name of the media types that carry versions:
 	// with Vendor "acme", Accept: application/vnd.acme.v2+json asks for v2.
 	// With no Vendor, any vendor is accepted and the version is the last
-	// dot-separated part of the subtype if it is a 'v' and a digit and
-	// more ("application/vnd.x.y.v2" asks for v2; the spreadsheet type
-	// "application/vnd.ms-excel.sheet.macroEnabled.12" asks for none).
+	// dot-separated part of the subtype that starts with a 'v' and a
+	// digit, if only parts of digits follow it: "application/vnd.x.y.v2"
+	// asks for v2, "application/vnd.x.v2.1" for v2.1, and the spreadsheet
+	// type "application/vnd.ms-excel.sheet.macroEnabled.12" for none.
 	// Names compare without regard to case. The "+json" (or any other)
 	// structured-syntax suffix is optional.
 	Vendor string
@@ -278,22 +279,41 @@ func (v *versioning) mediaVersion(t string) string {
 		}
 		version = sub[n+1:]
 	} else {
-		// Any vendor: the last part, if it looks like a version, so
-		// that types such as application/vnd.ms-excel.sheet.macroEnabled.12
-		// are not taken for version requests.
-		i := strings.LastIndexByte(sub, '.')
-		if i < 0 {
-			return ""
-		}
-		version = sub[i+1:]
-		if len(version) < 2 || version[0] != 'v' && version[0] != 'V' || version[1] < '0' || version[1] > '9' {
-			return ""
+		// Any vendor: the last part that looks like a version, with the
+		// parts of digits after it ("v2.1"), so that types such as
+		// application/vnd.ms-excel.sheet.macroEnabled.12 are not taken
+		// for version requests.
+		end := len(sub)
+		for {
+			i := strings.LastIndexByte(sub[:end], '.')
+			if i < 0 {
+				return ""
+			}
+			part := sub[i+1 : end]
+			if len(part) >= 2 && (part[0] == 'v' || part[0] == 'V') && '0' <= part[1] && part[1] <= '9' {
+				version = sub[i+1:]
+				break
+			}
+			if !allDigits(part) {
+				return ""
+			}
+			end = i
 		}
 	}
 	if !isVersion(version) {
 		return ""
 	}
 	return version
+}
+
+// allDigits reports whether s is one or more decimal digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // parseQuality parses an HTTP quality value ("0", "0.5", "1.000") into

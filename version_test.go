@@ -200,9 +200,12 @@ func TestVersionPrecedence(t *testing.T) {
 
 // TestVersionOtherRanges checks that media ranges that ask for no version
 // make the unversioned route acceptable, and that without a vendor only
-// parts that look like versions ("v2") are taken for versions.
+// parts that look like versions ("v2"), with parts of digits after them
+// ("v2.1"), are taken for versions.
 func TestVersionOtherRanges(t *testing.T) {
 	r := versionedRouter(cairn.Versioning{})
+	r.Version("v2.1").HandleFunc("GET /users/{id:int}", answer("v2.1"))
+	r.Version("v2.1.3").HandleFunc("GET /users/{id:int}", answer("v2.1.3"))
 	for _, tt := range []struct{ accept, want string }{
 		{"application/vnd.acme.v9+json", "406"},
 		{"application/vnd.acme.v9+json, */*;q=0.1", "default"},
@@ -211,6 +214,13 @@ func TestVersionOtherRanges(t *testing.T) {
 		{"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "default"},
 		{"application/vnd.ms-excel.sheet.macroEnabled.12", "default"},
 		{"application/vnd.acme.2", "default"},
+		{"application/vnd.acme.2.1", "default"},
+		{"application/vnd.v1x.app+json", "default"},
+		{"application/vnd.acme.v1.beta", "default"},
+		{"application/vnd.acme.v2.1+json", "v2.1"},
+		{"application/vnd.acme.V2.1.3", "v2.1.3"},
+		{"application/vnd.v9.acme.v1", "v1"},
+		{"application/vnd.acme.v1..1", "default"},
 	} {
 		got, _ := do(t, r, "GET", "/users/1", "Accept", tt.accept)
 		if !strings.HasPrefix(got.body, tt.want) {
