@@ -52,8 +52,11 @@
 // it), and the wrapper types by their value. Query parameters name fields
 // by their proto or JSON names, dotted for nested fields, repeated for
 // repeated fields (their values in the order they come, whichever name each
-// uses); a singular field set twice is an error, as are two members of one
-// oneof, and parameters that name no field are ignored unless
+// uses), and a map's entries with the key in brackets, as grpc-gateway
+// does (?labels[env]=prod&labels[team]=web; the key is text too, so
+// ?counts[7]=1 for a map with int32 keys). A singular field or a map entry
+// set twice is an error, as are two members of one oneof and a map named
+// without a key; parameters that name no field are ignored unless
 // Options.StrictQuery is set. A body is read as JSON whatever its
 // Content-Type; a google.api.HttpBody takes the raw bytes and the
 // Content-Type instead.

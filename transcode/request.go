@@ -217,7 +217,16 @@ func setPath(msg protoreflect.Message, fp fieldPath, s string) error {
 func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals []string, set *[]fieldPath) error {
 	md := msg.Descriptor()
 	var fp fieldPath
-	for name := range strings.SplitSeq(key, ".") {
+	// A map's entry is named by the map and its key in brackets:
+	// labels[env]=prod.
+	path, entry, isEntry := key, "", false
+	if i := strings.IndexByte(key, '['); i > 0 && strings.HasSuffix(key, "]") {
+		path, entry, isEntry = key[:i], key[i+1:len(key)-1], true
+	}
+	for name := range strings.SplitSeq(path, ".") {
+		if n := len(fp); n > 0 && fp[n-1].IsMap() {
+			return badRequest("query: %s is a map: name an entry as %s[key]", fp, fp)
+		}
 		if md == nil {
 			return h.unknownQuery(key)
 		}
@@ -230,7 +239,7 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 			return h.unknownQuery(key)
 		}
 		if n := len(fp); n > 0 {
-			if p := fp[n-1]; p.IsList() || p.IsMap() || scalarMessage(p.Message()) {
+			if p := fp[n-1]; p.IsList() || scalarMessage(p.Message()) {
 				return h.unknownQuery(key)
 			}
 		}
@@ -246,7 +255,13 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		}
 	}
 	leaf := fp[len(fp)-1]
+	if isEntry {
+		return setMapEntry(msg, fp, key, entry, vals)
+	}
 	if !bindable(leaf) {
+		if leaf.IsMap() {
+			return badRequest("query: %s is a map: name an entry as %s[key]", key, key)
+		}
 		return badRequest("query: %s is %s, which a query parameter cannot set", key, kindOf(leaf))
 	}
 	for _, fd := range fp[:len(fp)-1] {
@@ -280,6 +295,47 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		}
 		list.Append(v)
 	}
+	return nil
+}
+
+// setMapEntry sets the entry with the key text entry of the map field at fp
+// in msg to the one value in vals, for the query parameter key. An entry
+// set twice is an error, as a singular field is.
+func setMapEntry(msg protoreflect.Message, fp fieldPath, key, entry string, vals []string) error {
+	leaf := fp[len(fp)-1]
+	if !leaf.IsMap() {
+		return badRequest("query: %s is %s, not a map", fp, kindOf(leaf))
+	}
+	vfd := leaf.MapValue()
+	if !bindable(vfd) {
+		return badRequest("query: %s has values of %s, which a query parameter cannot set", fp, kindName(vfd))
+	}
+	if len(vals) > 1 {
+		return badRequest("query: %q is set twice", key)
+	}
+	for _, fd := range fp[:len(fp)-1] {
+		msg = msg.Mutable(fd).Message()
+	}
+	k, err := parseScalar(leaf.MapKey(), entry)
+	if err != nil {
+		return badRequest("query: %q: key: %v", key, err)
+	}
+	m := msg.Mutable(leaf).Map()
+	if m.Has(k.MapKey()) {
+		return badRequest("query: %q is set twice", key)
+	}
+	var v protoreflect.Value
+	if vfd.Message() != nil {
+		vm := m.NewValue().Message()
+		err = parseScalarMessage(vm, vals[0])
+		v = protoreflect.ValueOfMessage(vm)
+	} else {
+		v, err = parseScalar(vfd, vals[0])
+	}
+	if err != nil {
+		return badRequest("query: %q: %v", key, err)
+	}
+	m.Set(k.MapKey(), v)
 	return nil
 }
 

@@ -64,6 +64,15 @@ func parseValue(msg protoreflect.Message, fd protoreflect.FieldDescriptor, s str
 	} else {
 		m = msg.NewField(fd).Message()
 	}
+	if err := parseScalarMessage(m, s); err != nil {
+		return protoreflect.Value{}, err
+	}
+	return protoreflect.ValueOfMessage(m), nil
+}
+
+// parseScalarMessage parses s into m, a new message of a type that
+// scalarMessage accepts.
+func parseScalarMessage(m protoreflect.Message, s string) error {
 	md := m.Descriptor()
 	switch md.FullName() {
 	case "google.protobuf.FieldMask":
@@ -76,29 +85,29 @@ func parseValue(msg protoreflect.Message, fd protoreflect.FieldDescriptor, s str
 		paths := m.Mutable(md.Fields().ByName("paths")).List()
 		for p := range strings.SplitSeq(s, ",") {
 			if p == "" || !utf8.ValidString(p) {
-				return protoreflect.Value{}, fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
+				return fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
 			}
 			paths.Append(protoreflect.ValueOfString(snakeCase(p)))
 		}
 		// A path that has no JSON form ("0", "a__b") could never be
 		// written back: protojson is the judge of which paths are valid.
 		if _, err := protojson.Marshal(m.Interface()); err != nil {
-			return protoreflect.Value{}, fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
+			return fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
 		}
 	case "google.protobuf.Timestamp", "google.protobuf.Duration":
 		// Their JSON forms are strings; protojson knows the formats.
 		if err := protojson.Unmarshal(strconv.AppendQuote(nil, s), m.Interface()); err != nil {
-			return protoreflect.Value{}, fmt.Errorf("%w for %s: %q", errBadValue, md.Name(), s)
+			return fmt.Errorf("%w for %s: %q", errBadValue, md.Name(), s)
 		}
 	default: // a wrapper: one field named value
 		inner := md.Fields().ByName("value")
 		v, err := parseScalar(inner, s)
 		if err != nil {
-			return protoreflect.Value{}, err
+			return err
 		}
 		m.Set(inner, v)
 	}
-	return protoreflect.ValueOfMessage(m), nil
+	return nil
 }
 
 // parseScalar parses s as a value of the scalar or enum field fd.
