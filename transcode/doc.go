@@ -57,7 +57,16 @@
 // ?counts[7]=1 for a map with int32 keys). A singular field or a map entry
 // set twice is an error, as are two members of one oneof and a map named
 // without a key; parameters that name no field are ignored unless
-// Options.StrictQuery is set. A body is read as JSON whatever its
+// Options.StrictQuery is set.
+//
+// A PATCH whose body is a message field (body "book") fills the request's
+// update_mask, a google.protobuf.FieldMask, from the body when the query
+// leaves it empty, as grpc-gateway does: with the paths of the fields the
+// body's JSON sets, relative to the body field, following objects into
+// their fields (so {"author":{}} sets no path), and taking a repeated
+// field, a map, a well-known type or a null as one path
+// (PATCH /v1/shelves/1/books/2 {"title":"T","author":{"name":"N"}} gets
+// update_mask "author.name,title"). A body is read as JSON whatever its
 // Content-Type; a google.api.HttpBody takes the raw bytes and the
 // Content-Type instead.
 //

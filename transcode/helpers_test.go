@@ -47,6 +47,11 @@ func (testServer) Echo(ctx context.Context, k *testpb.Kinds) (*testpb.Kinds, err
 	return k, nil
 }
 
+// Update answers with its request.
+func (testServer) Update(_ context.Context, req *testpb.UpdateRequest) (*testpb.UpdateRequest, error) {
+	return req, nil
+}
+
 // Plain answers with its request.
 func (testServer) Plain(_ context.Context, k *testpb.Kinds) (*testpb.Kinds, error) { return k, nil }
 

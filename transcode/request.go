@@ -1,7 +1,7 @@
 package transcode
 
 // This file builds a method's request message from an HTTP request, in
-// three steps whose order decides which source wins:
+// steps whose order decides which source wins:
 //
 //  1. the body: the whole message (body "*"), one field (body "book"), or
 //     nothing; JSON read with protojson, or raw bytes into a
@@ -13,7 +13,9 @@ package transcode
 //  3. the query: each parameter names a field by its dotted proto or JSON
 //     name (?page_size=10, ?book.author=Le%20Guin, ?tags=a&tags=b for a
 //     repeated field); fields bound by the path or inside the body are not
-//     set from the query, and with body "*" the query sets nothing.
+//     set from the query, and with body "*" the query sets nothing;
+//  4. for a PATCH whose body is a message field, an update_mask that the
+//     query left empty gets the paths of the fields the body sets.
 //
 // Every mistake a client can make here is a *requestError, answered 400
 // (413 for a body over the limit).
@@ -26,6 +28,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -59,8 +62,10 @@ const maxPooledBuffer = 64 << 10
 // buildRequest fills msg, the request of rt, from r and the matched path
 // values b.
 func (h *Handler) buildRequest(w http.ResponseWriter, r *http.Request, rt *route, b *bindings, msg protoreflect.Message) error {
+	var mask []string // the paths the body sets, for rt.updateMask
 	if rt.body != bodyNone {
-		if err := h.readBody(w, r, rt, msg); err != nil {
+		var err error
+		if mask, err = h.readBody(w, r, rt, msg); err != nil {
 			return err
 		}
 	}
@@ -75,20 +80,73 @@ func (h *Handler) buildRequest(w http.ResponseWriter, r *http.Request, rt *route
 			return badRequest("path: %s: %v", fp, err)
 		}
 	}
-	if rt.body == bodyAll || r.URL.RawQuery == "" {
-		return nil
-	}
-	q, err := parseQuery(r.URL.RawQuery)
-	if err != nil {
-		return err
-	}
-	var set []fieldPath // the singular fields set so far
-	for _, p := range q {
-		if err := h.setQuery(rt, msg, p.key, p.vals, &set); err != nil {
+	if rt.body != bodyAll && r.URL.RawQuery != "" {
+		q, err := parseQuery(r.URL.RawQuery)
+		if err != nil {
 			return err
+		}
+		var set []fieldPath // the singular fields set so far
+		for _, p := range q {
+			if err := h.setQuery(rt, msg, p.key, p.vals, &set); err != nil {
+				return err
+			}
+		}
+	}
+	if len(mask) > 0 && !hasPaths(msg, rt.updateMask) {
+		paths := msg.Mutable(rt.updateMask).Message()
+		list := paths.Mutable(paths.Descriptor().Fields().ByName("paths")).List()
+		for _, p := range mask {
+			list.Append(protoreflect.ValueOfString(p))
 		}
 	}
 	return nil
+}
+
+// hasPaths reports whether the FieldMask field fd of msg has a path.
+func hasPaths(msg protoreflect.Message, fd protoreflect.FieldDescriptor) bool {
+	if !msg.Has(fd) {
+		return false
+	}
+	m := msg.Get(fd).Message()
+	return m.Get(m.Descriptor().Fields().ByName("paths")).List().Len() > 0
+}
+
+// bodyMask returns the paths of the fields that data, a JSON object that
+// was read into a message of type md, sets, in order: as grpc-gateway
+// fills an update_mask, a field whose value is an object is followed into
+// (so an empty object sets no path), while a repeated field, a map and a
+// well-known type (a Timestamp, a Struct, ...) are one path each whatever
+// their value, and so is null. Names unknown to md, which the unmarshaler
+// was told to discard, set none.
+func bodyMask(data []byte, md protoreflect.MessageDescriptor) []string {
+	var paths []string
+	var walk func(raw []byte, md protoreflect.MessageDescriptor, prefix string)
+	walk = func(raw []byte, md protoreflect.MessageDescriptor, prefix string) {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return
+		}
+		for k, v := range obj {
+			fields := md.Fields()
+			fd := fields.ByJSONName(k)
+			if fd == nil {
+				fd = fields.ByName(protoreflect.Name(k))
+			}
+			if fd == nil {
+				continue
+			}
+			path := prefix + string(fd.Name())
+			if sub := fd.Message(); sub != nil && !fd.IsList() && !fd.IsMap() &&
+				sub.FullName().Parent() != "google.protobuf" && bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
+				walk(v, sub, path+".")
+				continue
+			}
+			paths = append(paths, path)
+		}
+	}
+	walk(data, md, "")
+	slices.Sort(paths)
+	return paths
 }
 
 // equal reports whether p and q are the same path.
@@ -129,8 +187,9 @@ func parseQuery(raw string) ([]queryParam, error) {
 	return q, nil
 }
 
-// readBody reads r's body into msg as rt says.
-func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, msg protoreflect.Message) error {
+// readBody reads r's body into msg as rt says, and returns, if rt has an
+// update mask, the paths of the fields the body sets (see bodyMask).
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, msg protoreflect.Message) ([]string, error) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= maxPooledBuffer {
@@ -143,9 +202,9 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 		body := http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
 		if _, err := buf.ReadFrom(body); err != nil {
 			if mb := (*http.MaxBytesError)(nil); errors.As(err, &mb) {
-				return &requestError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("body: larger than %d bytes", mb.Limit)}
+				return nil, &requestError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("body: larger than %d bytes", mb.Limit)}
 			}
-			return badRequest("body: %v", err)
+			return nil, badRequest("body: %v", err)
 		}
 	}
 	data := buf.Bytes()
@@ -156,30 +215,33 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 			dst = msg.Mutable(rt.bodyPath[0]).Message()
 		}
 		mergeInto(dst.Interface(), hb)
-		return nil
+		return nil, nil
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil // an empty body sets no field
+		return nil, nil // an empty body sets no field
 	}
 	if rt.body == bodyAll {
 		if err := h.opts.UnmarshalOptions.Unmarshal(data, msg.Interface()); err != nil {
-			return badRequest("body: %v", err)
+			return nil, badRequest("body: %v", err)
 		}
-		return nil
+		return nil, nil
 	}
 	fd := rt.bodyPath[0]
 	if fd.Message() != nil && !fd.IsList() && !fd.IsMap() {
 		m := msg.Mutable(fd).Message()
 		if err := h.opts.UnmarshalOptions.Unmarshal(data, m.Interface()); err != nil {
-			return badRequest("body: %v", err)
+			return nil, badRequest("body: %v", err)
 		}
-		return nil
+		if rt.updateMask != nil {
+			return bodyMask(data, m.Descriptor()), nil
+		}
+		return nil, nil
 	}
 	// A scalar or repeated field: read it as the value of that field in a
 	// JSON object of the request's type, once it is known to be one JSON
 	// value, so that nothing can be spliced into that object.
 	if !oneJSONValue(data) {
-		return badRequest("body: not a single JSON value")
+		return nil, badRequest("body: not a single JSON value")
 	}
 	wrapped := make([]byte, 0, len(data)+len(fd.JSONName())+4)
 	wrapped = append(wrapped, '{', '"')
@@ -189,10 +251,10 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 	wrapped = append(wrapped, '}')
 	tmp := msg.New()
 	if err := h.opts.UnmarshalOptions.Unmarshal(wrapped, tmp.Interface()); err != nil {
-		return badRequest("body: %v", err)
+		return nil, badRequest("body: %v", err)
 	}
 	msg.Set(fd, tmp.Get(fd))
-	return nil
+	return nil, nil
 }
 
 // setPath sets the leaf of fp in msg to the text s, making the messages on

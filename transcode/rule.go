@@ -17,6 +17,7 @@ package transcode
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 
 	"golang.org/x/net/http/httpguts"
@@ -88,6 +89,11 @@ type route struct {
 	bodyRaw   bool                         // the body is a google.api.HttpBody
 	respField protoreflect.FieldDescriptor // response_body, or nil for the whole message
 	respRaw   bool                         // the response (or response_body) is a google.api.HttpBody
+
+	// updateMask is, for a PATCH whose body is a message field, the
+	// request's update_mask if it has one: a google.protobuf.FieldMask
+	// that the body's fields fill when the request leaves it empty.
+	updateMask protoreflect.FieldDescriptor
 }
 
 // methodRule returns the google.api.http option of md, or nil. Options
@@ -205,6 +211,9 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 				return nil, fmt.Errorf("body: field %s is also a path variable", body)
 			}
 		}
+		if method == http.MethodPatch && !rt.bodyRaw && fd.Message() != nil && !fd.IsList() {
+			rt.updateMask = updateMaskField(in)
+		}
 	}
 	rt.respRaw = out.FullName() == httpBodyName
 	if rb := rule.GetResponseBody(); rb != "" {
@@ -219,6 +228,16 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 		return nil, fmt.Errorf("response_body: a stream of google.api.HttpBody must be the method's output itself")
 	}
 	return rt, nil
+}
+
+// updateMaskField returns the field update_mask of md if it is a singular
+// google.protobuf.FieldMask, or nil.
+func updateMaskField(md protoreflect.MessageDescriptor) protoreflect.FieldDescriptor {
+	fd := md.Fields().ByName("update_mask")
+	if fd == nil || fd.IsList() || fd.Message() == nil || fd.Message().FullName() != "google.protobuf.FieldMask" {
+		return nil
+	}
+	return fd
 }
 
 // topField returns the field of md named name, which a body or

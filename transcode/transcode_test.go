@@ -196,8 +196,8 @@ func TestPattern(t *testing.T) {
 	}
 	want := []string{
 		"GET /v1/echo/{f_string}", "GET /v1/meta", "GET /v1/{name=files/*}", "GET /v1/{name=streams/*}:watch",
-		"PATCH /v1/echo/{f_string}/nested", "POST /v1/echo", "POST /v1/fail", "POST /v1/raw",
-		"POST /v1/{name=files/*}:upload", "PUT /v1/echo/{nested.name}",
+		"PATCH /v1/echo/{f_string}/nested", "PATCH /v1/{name=things/*}", "POST /v1/echo", "POST /v1/fail", "POST /v1/raw",
+		"POST /v1/{name=files/*}:upload", "PUT /v1/echo/{nested.name}", "PUT /v1/{name=things/*}",
 	}
 	if got := h.Patterns(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Patterns:\ngot  %q\nwant %q", got, want)
@@ -414,5 +414,56 @@ func TestReviewCases(t *testing.T) {
 	a := do(t, srv.URL, call{method: "GET", target: "/v1/streams/s:watch?count=2&failCode=14"})
 	if want := `{"fString":"0"}` + "\n" + `{"fString":"1"}` + "\n" + `{"error":{"code":14,"message":"stream failed"}}` + "\n"; !sameFrames(a.body, want) {
 		t.Errorf("a stream with Multiline: got %q, want one message a line", a.body)
+	}
+}
+
+// TestUpdateMaskFromBody checks that a PATCH whose body is a field fills
+// an empty update_mask with the paths the body's JSON sets, as
+// grpc-gateway does, and that nothing else does.
+func TestUpdateMaskFromBody(t *testing.T) {
+	srv := serve(t, newTestHandler(t, nil))
+	for _, tt := range []struct {
+		name string
+		call
+		status int
+		mask   string // the updateMask in the echoed request; "-" for none
+	}{
+		{"fields", call{method: "PATCH", target: "/v1/things/1", body: `{"fString":"a","f_int32":null,"rString":["x"],"labels":{"k":"v"},"ts":"2020-01-01T00:00:00Z"}`},
+			200, "fInt32,fString,labels,rString,ts"},
+		{"nested fields", call{method: "PATCH", target: "/v1/things/1", body: `{"nested":{"name":"n","inner":{"leaf":"l","tags":["t"]}},"wString":"w"}`},
+			200, "nested.inner.leaf,nested.inner.tags,nested.name,wString"},
+		{"whole values", call{method: "PATCH", target: "/v1/things/1", body: `{"meta":{"a":{"b":1}},"mask":"a,b","rNested":[{"name":"n"}],"choiceText":"c"}`},
+			200, "choiceText,mask,meta,rNested"},
+		{"an empty object sets nothing", call{method: "PATCH", target: "/v1/things/1", body: `{"nested":{}}`}, 200, "-"},
+		{"empty body", call{method: "PATCH", target: "/v1/things/1"}, 200, "-"},
+		{"the query's mask wins", call{method: "PATCH", target: "/v1/things/1?updateMask=fString", body: `{"fString":"a","fInt32":1}`}, 200, "fString"},
+		{"an empty mask in the query is no mask", call{method: "PATCH", target: "/v1/things/1?update_mask=", body: `{"fInt32":1}`}, 200, "fInt32"},
+		{"PUT fills nothing", call{method: "PUT", target: "/v1/things/1", body: `{"fString":"a"}`}, 200, "-"},
+		{"unknown field", call{method: "PATCH", target: "/v1/things/1", body: `{"nope":1}`}, 400, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := do(t, srv.URL, tt.call)
+			if a.status != tt.status {
+				t.Fatalf("%s %s: got %d %s, want %d", tt.method, tt.target, a.status, a.body, tt.status)
+			}
+			if tt.status != 200 {
+				return
+			}
+			var got struct {
+				Name       string          `json:"name"`
+				UpdateMask *string         `json:"updateMask"`
+				Kinds      json.RawMessage `json:"kinds"`
+			}
+			if err := json.Unmarshal([]byte(a.body), &got); err != nil {
+				t.Fatalf("%s: %v", a.body, err)
+			}
+			mask := "-"
+			if got.UpdateMask != nil {
+				mask = *got.UpdateMask
+			}
+			if got.Name != "things/1" || mask != tt.mask {
+				t.Errorf("%s %s %s: got name %q, mask %q; want things/1, %q", tt.method, tt.target, tt.body, got.Name, mask, tt.mask)
+			}
+		})
 	}
 }

@@ -881,6 +881,68 @@ func (x *Metadata) GetDeadline() *durationpb.Duration {
 	return nil
 }
 
+// UpdateRequest updates the Kinds named name: an update in the style of
+// AIP-134, whose update_mask a PATCH fills from the body when it has none.
+type UpdateRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Kinds         *Kinds                 `protobuf:"bytes,2,opt,name=kinds,proto3" json:"kinds,omitempty"`
+	UpdateMask    *fieldmaskpb.FieldMask `protobuf:"bytes,3,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateRequest) Reset() {
+	*x = UpdateRequest{}
+	mi := &file_test_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateRequest) ProtoMessage() {}
+
+func (x *UpdateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_test_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateRequest.ProtoReflect.Descriptor instead.
+func (*UpdateRequest) Descriptor() ([]byte, []int) {
+	return file_test_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *UpdateRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateRequest) GetKinds() *Kinds {
+	if x != nil {
+		return x.Kinds
+	}
+	return nil
+}
+
+func (x *UpdateRequest) GetUpdateMask() *fieldmaskpb.FieldMask {
+	if x != nil {
+		return x.UpdateMask
+	}
+	return nil
+}
+
 var File_test_proto protoreflect.FileDescriptor
 
 const file_test_proto_rawDesc = "" +
@@ -961,11 +1023,16 @@ const file_test_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"[\n" +
 	"\bMetadata\x12\x18\n" +
 	"\aentries\x18\x01 \x03(\tR\aentries\x125\n" +
-	"\bdeadline\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bdeadline*2\n" +
+	"\bdeadline\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\"\x96\x01\n" +
+	"\rUpdateRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x124\n" +
+	"\x05kinds\x18\x02 \x01(\v2\x1e.cairn.transcode.test.v1.KindsR\x05kinds\x12;\n" +
+	"\vupdate_mask\x18\x03 \x01(\v2\x1a.google.protobuf.FieldMaskR\n" +
+	"updateMask*2\n" +
 	"\x05Color\x12\x15\n" +
 	"\x11COLOR_UNSPECIFIED\x10\x00\x12\a\n" +
 	"\x03RED\x10\x01\x12\t\n" +
-	"\x05GREEN\x10\x022\xf0\x06\n" +
+	"\x05GREEN\x10\x022\x8d\b\n" +
 	"\x04Test\x12\xc2\x01\n" +
 	"\x04Echo\x12\x1e.cairn.transcode.test.v1.Kinds\x1a\x1e.cairn.transcode.test.v1.Kinds\"z\x82\xd3\xe4\x93\x02tZ\r:\x01*\"\b/v1/echoZ :\x06nested\x1a\x16/v1/echo/{nested.name}Z,:\x06nestedb\x06nested2\x1a/v1/echo/{f_string}/nested\x12\x13/v1/echo/{f_string}\x12v\n" +
 	"\x06Stream\x12&.cairn.transcode.test.v1.StreamRequest\x1a\x1e.cairn.transcode.test.v1.Kinds\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/{name=streams/*}:watch0\x01\x12Y\n" +
@@ -974,7 +1041,8 @@ const file_test_proto_rawDesc = "" +
 	"\x03Raw\x12\x14.google.api.HttpBody\x1a\x14.google.api.HttpBody\"\x12\x82\xd3\xe4\x93\x02\f:\x01*\"\a/v1/raw\x12f\n" +
 	"\bDownload\x12(.cairn.transcode.test.v1.DownloadRequest\x1a\x14.google.api.HttpBody\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/{name=files/*}\x12S\n" +
 	"\x04Meta\x12\x16.google.protobuf.Empty\x1a!.cairn.transcode.test.v1.Metadata\"\x10\x82\xd3\xe4\x93\x02\n" +
-	"\x12\b/v1/meta\x12G\n" +
+	"\x12\b/v1/meta\x12\x9a\x01\n" +
+	"\x06Update\x12&.cairn.transcode.test.v1.UpdateRequest\x1a&.cairn.transcode.test.v1.UpdateRequest\"@\x82\xd3\xe4\x93\x02::\x05kindsZ\x1c:\x05kinds\x1a\x13/v1/{name=things/*}2\x13/v1/{name=things/*}\x12G\n" +
 	"\x05Plain\x12\x1e.cairn.transcode.test.v1.Kinds\x1a\x1e.cairn.transcode.test.v1.KindsB5Z3github.com/cairn-go/cairn/transcode/internal/testpbb\x06proto3"
 
 var (
@@ -990,7 +1058,7 @@ func file_test_proto_rawDescGZIP() []byte {
 }
 
 var file_test_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_test_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_test_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_test_proto_goTypes = []any{
 	(Color)(0),                     // 0: cairn.transcode.test.v1.Color
 	(*Inner)(nil),                  // 1: cairn.transcode.test.v1.Inner
@@ -1002,61 +1070,66 @@ var file_test_proto_goTypes = []any{
 	(*UploadResponse)(nil),         // 7: cairn.transcode.test.v1.UploadResponse
 	(*DownloadRequest)(nil),        // 8: cairn.transcode.test.v1.DownloadRequest
 	(*Metadata)(nil),               // 9: cairn.transcode.test.v1.Metadata
-	nil,                            // 10: cairn.transcode.test.v1.Kinds.LabelsEntry
-	(*timestamppb.Timestamp)(nil),  // 11: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),    // 12: google.protobuf.Duration
-	(*wrapperspb.StringValue)(nil), // 13: google.protobuf.StringValue
-	(*wrapperspb.Int64Value)(nil),  // 14: google.protobuf.Int64Value
-	(*wrapperspb.BoolValue)(nil),   // 15: google.protobuf.BoolValue
-	(*wrapperspb.DoubleValue)(nil), // 16: google.protobuf.DoubleValue
-	(*wrapperspb.BytesValue)(nil),  // 17: google.protobuf.BytesValue
-	(*wrapperspb.UInt32Value)(nil), // 18: google.protobuf.UInt32Value
-	(*fieldmaskpb.FieldMask)(nil),  // 19: google.protobuf.FieldMask
-	(*structpb.Struct)(nil),        // 20: google.protobuf.Struct
-	(*httpbody.HttpBody)(nil),      // 21: google.api.HttpBody
-	(*emptypb.Empty)(nil),          // 22: google.protobuf.Empty
+	(*UpdateRequest)(nil),          // 10: cairn.transcode.test.v1.UpdateRequest
+	nil,                            // 11: cairn.transcode.test.v1.Kinds.LabelsEntry
+	(*timestamppb.Timestamp)(nil),  // 12: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),    // 13: google.protobuf.Duration
+	(*wrapperspb.StringValue)(nil), // 14: google.protobuf.StringValue
+	(*wrapperspb.Int64Value)(nil),  // 15: google.protobuf.Int64Value
+	(*wrapperspb.BoolValue)(nil),   // 16: google.protobuf.BoolValue
+	(*wrapperspb.DoubleValue)(nil), // 17: google.protobuf.DoubleValue
+	(*wrapperspb.BytesValue)(nil),  // 18: google.protobuf.BytesValue
+	(*wrapperspb.UInt32Value)(nil), // 19: google.protobuf.UInt32Value
+	(*fieldmaskpb.FieldMask)(nil),  // 20: google.protobuf.FieldMask
+	(*structpb.Struct)(nil),        // 21: google.protobuf.Struct
+	(*httpbody.HttpBody)(nil),      // 22: google.api.HttpBody
+	(*emptypb.Empty)(nil),          // 23: google.protobuf.Empty
 }
 var file_test_proto_depIdxs = []int32{
 	1,  // 0: cairn.transcode.test.v1.Nested.inner:type_name -> cairn.transcode.test.v1.Inner
 	0,  // 1: cairn.transcode.test.v1.Kinds.f_enum:type_name -> cairn.transcode.test.v1.Color
 	0,  // 2: cairn.transcode.test.v1.Kinds.r_enum:type_name -> cairn.transcode.test.v1.Color
 	2,  // 3: cairn.transcode.test.v1.Kinds.r_nested:type_name -> cairn.transcode.test.v1.Nested
-	10, // 4: cairn.transcode.test.v1.Kinds.labels:type_name -> cairn.transcode.test.v1.Kinds.LabelsEntry
+	11, // 4: cairn.transcode.test.v1.Kinds.labels:type_name -> cairn.transcode.test.v1.Kinds.LabelsEntry
 	2,  // 5: cairn.transcode.test.v1.Kinds.nested:type_name -> cairn.transcode.test.v1.Nested
-	11, // 6: cairn.transcode.test.v1.Kinds.ts:type_name -> google.protobuf.Timestamp
-	12, // 7: cairn.transcode.test.v1.Kinds.dur:type_name -> google.protobuf.Duration
-	13, // 8: cairn.transcode.test.v1.Kinds.w_string:type_name -> google.protobuf.StringValue
-	14, // 9: cairn.transcode.test.v1.Kinds.w_int64:type_name -> google.protobuf.Int64Value
-	15, // 10: cairn.transcode.test.v1.Kinds.w_bool:type_name -> google.protobuf.BoolValue
-	16, // 11: cairn.transcode.test.v1.Kinds.w_double:type_name -> google.protobuf.DoubleValue
-	17, // 12: cairn.transcode.test.v1.Kinds.w_bytes:type_name -> google.protobuf.BytesValue
-	18, // 13: cairn.transcode.test.v1.Kinds.w_uint32:type_name -> google.protobuf.UInt32Value
-	19, // 14: cairn.transcode.test.v1.Kinds.mask:type_name -> google.protobuf.FieldMask
-	20, // 15: cairn.transcode.test.v1.Kinds.meta:type_name -> google.protobuf.Struct
+	12, // 6: cairn.transcode.test.v1.Kinds.ts:type_name -> google.protobuf.Timestamp
+	13, // 7: cairn.transcode.test.v1.Kinds.dur:type_name -> google.protobuf.Duration
+	14, // 8: cairn.transcode.test.v1.Kinds.w_string:type_name -> google.protobuf.StringValue
+	15, // 9: cairn.transcode.test.v1.Kinds.w_int64:type_name -> google.protobuf.Int64Value
+	16, // 10: cairn.transcode.test.v1.Kinds.w_bool:type_name -> google.protobuf.BoolValue
+	17, // 11: cairn.transcode.test.v1.Kinds.w_double:type_name -> google.protobuf.DoubleValue
+	18, // 12: cairn.transcode.test.v1.Kinds.w_bytes:type_name -> google.protobuf.BytesValue
+	19, // 13: cairn.transcode.test.v1.Kinds.w_uint32:type_name -> google.protobuf.UInt32Value
+	20, // 14: cairn.transcode.test.v1.Kinds.mask:type_name -> google.protobuf.FieldMask
+	21, // 15: cairn.transcode.test.v1.Kinds.meta:type_name -> google.protobuf.Struct
 	3,  // 16: cairn.transcode.test.v1.StreamRequest.kinds:type_name -> cairn.transcode.test.v1.Kinds
-	21, // 17: cairn.transcode.test.v1.UploadRequest.file:type_name -> google.api.HttpBody
-	12, // 18: cairn.transcode.test.v1.Metadata.deadline:type_name -> google.protobuf.Duration
-	3,  // 19: cairn.transcode.test.v1.Test.Echo:input_type -> cairn.transcode.test.v1.Kinds
-	4,  // 20: cairn.transcode.test.v1.Test.Stream:input_type -> cairn.transcode.test.v1.StreamRequest
-	5,  // 21: cairn.transcode.test.v1.Test.Fail:input_type -> cairn.transcode.test.v1.FailRequest
-	6,  // 22: cairn.transcode.test.v1.Test.Upload:input_type -> cairn.transcode.test.v1.UploadRequest
-	21, // 23: cairn.transcode.test.v1.Test.Raw:input_type -> google.api.HttpBody
-	8,  // 24: cairn.transcode.test.v1.Test.Download:input_type -> cairn.transcode.test.v1.DownloadRequest
-	22, // 25: cairn.transcode.test.v1.Test.Meta:input_type -> google.protobuf.Empty
-	3,  // 26: cairn.transcode.test.v1.Test.Plain:input_type -> cairn.transcode.test.v1.Kinds
-	3,  // 27: cairn.transcode.test.v1.Test.Echo:output_type -> cairn.transcode.test.v1.Kinds
-	3,  // 28: cairn.transcode.test.v1.Test.Stream:output_type -> cairn.transcode.test.v1.Kinds
-	22, // 29: cairn.transcode.test.v1.Test.Fail:output_type -> google.protobuf.Empty
-	7,  // 30: cairn.transcode.test.v1.Test.Upload:output_type -> cairn.transcode.test.v1.UploadResponse
-	21, // 31: cairn.transcode.test.v1.Test.Raw:output_type -> google.api.HttpBody
-	21, // 32: cairn.transcode.test.v1.Test.Download:output_type -> google.api.HttpBody
-	9,  // 33: cairn.transcode.test.v1.Test.Meta:output_type -> cairn.transcode.test.v1.Metadata
-	3,  // 34: cairn.transcode.test.v1.Test.Plain:output_type -> cairn.transcode.test.v1.Kinds
-	27, // [27:35] is the sub-list for method output_type
-	19, // [19:27] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	22, // 17: cairn.transcode.test.v1.UploadRequest.file:type_name -> google.api.HttpBody
+	13, // 18: cairn.transcode.test.v1.Metadata.deadline:type_name -> google.protobuf.Duration
+	3,  // 19: cairn.transcode.test.v1.UpdateRequest.kinds:type_name -> cairn.transcode.test.v1.Kinds
+	20, // 20: cairn.transcode.test.v1.UpdateRequest.update_mask:type_name -> google.protobuf.FieldMask
+	3,  // 21: cairn.transcode.test.v1.Test.Echo:input_type -> cairn.transcode.test.v1.Kinds
+	4,  // 22: cairn.transcode.test.v1.Test.Stream:input_type -> cairn.transcode.test.v1.StreamRequest
+	5,  // 23: cairn.transcode.test.v1.Test.Fail:input_type -> cairn.transcode.test.v1.FailRequest
+	6,  // 24: cairn.transcode.test.v1.Test.Upload:input_type -> cairn.transcode.test.v1.UploadRequest
+	22, // 25: cairn.transcode.test.v1.Test.Raw:input_type -> google.api.HttpBody
+	8,  // 26: cairn.transcode.test.v1.Test.Download:input_type -> cairn.transcode.test.v1.DownloadRequest
+	23, // 27: cairn.transcode.test.v1.Test.Meta:input_type -> google.protobuf.Empty
+	10, // 28: cairn.transcode.test.v1.Test.Update:input_type -> cairn.transcode.test.v1.UpdateRequest
+	3,  // 29: cairn.transcode.test.v1.Test.Plain:input_type -> cairn.transcode.test.v1.Kinds
+	3,  // 30: cairn.transcode.test.v1.Test.Echo:output_type -> cairn.transcode.test.v1.Kinds
+	3,  // 31: cairn.transcode.test.v1.Test.Stream:output_type -> cairn.transcode.test.v1.Kinds
+	23, // 32: cairn.transcode.test.v1.Test.Fail:output_type -> google.protobuf.Empty
+	7,  // 33: cairn.transcode.test.v1.Test.Upload:output_type -> cairn.transcode.test.v1.UploadResponse
+	22, // 34: cairn.transcode.test.v1.Test.Raw:output_type -> google.api.HttpBody
+	22, // 35: cairn.transcode.test.v1.Test.Download:output_type -> google.api.HttpBody
+	9,  // 36: cairn.transcode.test.v1.Test.Meta:output_type -> cairn.transcode.test.v1.Metadata
+	10, // 37: cairn.transcode.test.v1.Test.Update:output_type -> cairn.transcode.test.v1.UpdateRequest
+	3,  // 38: cairn.transcode.test.v1.Test.Plain:output_type -> cairn.transcode.test.v1.Kinds
+	30, // [30:39] is the sub-list for method output_type
+	21, // [21:30] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_test_proto_init() }
@@ -1074,7 +1147,7 @@ func file_test_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_test_proto_rawDesc), len(file_test_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   10,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

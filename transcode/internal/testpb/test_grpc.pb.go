@@ -32,6 +32,7 @@ const (
 	Test_Raw_FullMethodName      = "/cairn.transcode.test.v1.Test/Raw"
 	Test_Download_FullMethodName = "/cairn.transcode.test.v1.Test/Download"
 	Test_Meta_FullMethodName     = "/cairn.transcode.test.v1.Test/Meta"
+	Test_Update_FullMethodName   = "/cairn.transcode.test.v1.Test/Update"
 	Test_Plain_FullMethodName    = "/cairn.transcode.test.v1.Test/Plain"
 )
 
@@ -46,6 +47,7 @@ type TestClient interface {
 	Raw(ctx context.Context, in *httpbody.HttpBody, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 	Download(ctx context.Context, in *DownloadRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 	Meta(ctx context.Context, in *emptypb.Empty, opts ...grpc.CallOption) (*Metadata, error)
+	Update(ctx context.Context, in *UpdateRequest, opts ...grpc.CallOption) (*UpdateRequest, error)
 	// Unannotated: reachable only through rules given at registration.
 	Plain(ctx context.Context, in *Kinds, opts ...grpc.CallOption) (*Kinds, error)
 }
@@ -137,6 +139,16 @@ func (c *testClient) Meta(ctx context.Context, in *emptypb.Empty, opts ...grpc.C
 	return out, nil
 }
 
+func (c *testClient) Update(ctx context.Context, in *UpdateRequest, opts ...grpc.CallOption) (*UpdateRequest, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateRequest)
+	err := c.cc.Invoke(ctx, Test_Update_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *testClient) Plain(ctx context.Context, in *Kinds, opts ...grpc.CallOption) (*Kinds, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(Kinds)
@@ -158,6 +170,7 @@ type TestServer interface {
 	Raw(context.Context, *httpbody.HttpBody) (*httpbody.HttpBody, error)
 	Download(context.Context, *DownloadRequest) (*httpbody.HttpBody, error)
 	Meta(context.Context, *emptypb.Empty) (*Metadata, error)
+	Update(context.Context, *UpdateRequest) (*UpdateRequest, error)
 	// Unannotated: reachable only through rules given at registration.
 	Plain(context.Context, *Kinds) (*Kinds, error)
 	mustEmbedUnimplementedTestServer()
@@ -190,6 +203,9 @@ func (UnimplementedTestServer) Download(context.Context, *DownloadRequest) (*htt
 }
 func (UnimplementedTestServer) Meta(context.Context, *emptypb.Empty) (*Metadata, error) {
 	return nil, status.Error(codes.Unimplemented, "method Meta not implemented")
+}
+func (UnimplementedTestServer) Update(context.Context, *UpdateRequest) (*UpdateRequest, error) {
+	return nil, status.Error(codes.Unimplemented, "method Update not implemented")
 }
 func (UnimplementedTestServer) Plain(context.Context, *Kinds) (*Kinds, error) {
 	return nil, status.Error(codes.Unimplemented, "method Plain not implemented")
@@ -334,6 +350,24 @@ func _Test_Meta_Handler(srv interface{}, ctx context.Context, dec func(interface
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Test_Update_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TestServer).Update(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Test_Update_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TestServer).Update(ctx, req.(*UpdateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Test_Plain_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(Kinds)
 	if err := dec(in); err != nil {
@@ -382,6 +416,10 @@ var Test_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Meta",
 			Handler:    _Test_Meta_Handler,
+		},
+		{
+			MethodName: "Update",
+			Handler:    _Test_Update_Handler,
 		},
 		{
 			MethodName: "Plain",
