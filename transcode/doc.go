@@ -60,13 +60,17 @@
 // Options.StrictQuery is set.
 //
 // A PATCH whose body is a message field (body "book") fills the request's
-// update_mask, a google.protobuf.FieldMask, from the body when the query
-// leaves it empty, as grpc-gateway does: with the paths of the fields the
-// body's JSON sets, relative to the body field, following objects into
-// their fields (so {"author":{}} sets no path), and taking a repeated
-// field, a map, a well-known type or a null as one path
-// (PATCH /v1/shelves/1/books/2 {"title":"T","author":{"name":"N"}} gets
-// update_mask "author.name,title"). A body is read as JSON whatever its
+// google.protobuf.FieldMask (update_mask, or whatever the one FieldMask
+// field of the request is called; none if it has two) from the body when
+// the query leaves it empty, as grpc-gateway does: with the paths of the
+// fields the body's JSON sets, relative to the body field. An object is
+// followed into its fields, and is one path if it sets none; a repeated
+// field, a map and a null are one path each. PATCH /v1/shelves/1/books/2
+// with {"title":"T","author":{"name":"N"}} gets update_mask
+// "author.name,title"; with {"author":{}}, "author". Unlike grpc-gateway, a
+// Struct or a Value is one path (its keys are no field names), and a name
+// that UnmarshalOptions.DiscardUnknown lets through is no path rather than
+// an error. An empty body leaves the mask unset. A body is read as JSON whatever its
 // Content-Type; a google.api.HttpBody takes the raw bytes and the
 // Content-Type instead.
 //

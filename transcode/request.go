@@ -112,12 +112,13 @@ func hasPaths(msg protoreflect.Message, fd protoreflect.FieldDescriptor) bool {
 }
 
 // bodyMask returns the paths of the fields that data, a JSON object that
-// was read into a message of type md, sets, in order: as grpc-gateway
-// fills an update_mask, a field whose value is an object is followed into
-// (so an empty object sets no path), while a repeated field, a map and a
-// well-known type (a Timestamp, a Struct, ...) are one path each whatever
-// their value, and so is null. Names unknown to md, which the unmarshaler
-// was told to discard, set none.
+// was read into a message of type md, sets, in order. As grpc-gateway
+// fills an update_mask, a field whose value is an object is followed into,
+// and is one path itself if none of its fields is set ({"author":{}});
+// a repeated field, a map and null are one path each. Unlike grpc-gateway,
+// a well-known type is one path too, a Struct or a Value included (their
+// keys are no field names), and names unknown to md, which the
+// unmarshaler was told to discard, set none (grpc-gateway refuses them).
 func bodyMask(data []byte, md protoreflect.MessageDescriptor) []string {
 	var paths []string
 	var walk func(raw []byte, md protoreflect.MessageDescriptor, prefix string)
@@ -138,8 +139,11 @@ func bodyMask(data []byte, md protoreflect.MessageDescriptor) []string {
 			path := prefix + string(fd.Name())
 			if sub := fd.Message(); sub != nil && !fd.IsList() && !fd.IsMap() &&
 				sub.FullName().Parent() != "google.protobuf" && bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
+				n := len(paths)
 				walk(v, sub, path+".")
-				continue
+				if len(paths) > n {
+					continue
+				}
 			}
 			paths = append(paths, path)
 		}
@@ -274,20 +278,23 @@ func setPath(msg protoreflect.Message, fp fieldPath, s string) error {
 
 // setQuery sets the field that the query parameter key names to vals, or
 // ignores the parameter as the rules above say. set lists the singular
-// fields that earlier parameters set: a field named twice (?page_size=1
-// &pageSize=2) is an error.
+// fields and the maps that earlier parameters set: a field named twice
+// (?page_size=1&pageSize=2) is an error, as are two members of a oneof.
 func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals []string, set *[]fieldPath) error {
 	md := msg.Descriptor()
 	var fp fieldPath
 	// A map's entry is named by the map and its key in brackets:
-	// labels[env]=prod.
+	// labels[env]=prod. As in grpc-gateway, the key is what the last '['
+	// opens, so labels[a][b] names no field.
 	path, entry, isEntry := key, "", false
-	if i := strings.IndexByte(key, '['); i > 0 && strings.HasSuffix(key, "]") {
+	if i := strings.LastIndexByte(key, '['); i > 0 && strings.HasSuffix(key, "]") {
 		path, entry, isEntry = key[:i], key[i+1:len(key)-1], true
 	}
+	inMap := false // path goes on past a map: labels.env
 	for name := range strings.SplitSeq(path, ".") {
 		if n := len(fp); n > 0 && fp[n-1].IsMap() {
-			return badRequest("query: %s is a map: name an entry as %s[key]", fp, fp)
+			inMap = true
+			break
 		}
 		if md == nil {
 			return h.unknownQuery(key)
@@ -316,9 +323,12 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 			return nil // bound by the path, or would clear what is
 		}
 	}
+	if inMap {
+		return badRequest("query: %s is a map: name an entry as %s[key]", fp, fp)
+	}
 	leaf := fp[len(fp)-1]
 	if isEntry {
-		return setMapEntry(msg, fp, key, entry, vals)
+		return setMapEntry(msg, fp, key, entry, vals, set)
 	}
 	if !bindable(leaf) {
 		if leaf.IsMap() {
@@ -362,8 +372,10 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 
 // setMapEntry sets the entry with the key text entry of the map field at fp
 // in msg to the one value in vals, for the query parameter key. An entry
-// set twice is an error, as a singular field is.
-func setMapEntry(msg protoreflect.Message, fp fieldPath, key, entry string, vals []string) error {
+// set twice is an error, as a singular field is, and so is a map in a
+// member of a oneof another member of which set (see setQuery) holds; fp
+// is added to set.
+func setMapEntry(msg protoreflect.Message, fp fieldPath, key, entry string, vals []string, set *[]fieldPath) error {
 	leaf := fp[len(fp)-1]
 	if !leaf.IsMap() {
 		return badRequest("query: %s is %s, not a map", fp, kindOf(leaf))
@@ -374,6 +386,16 @@ func setMapEntry(msg protoreflect.Message, fp fieldPath, key, entry string, vals
 	}
 	if len(vals) > 1 {
 		return badRequest("query: %q is set twice", key)
+	}
+	seen := false
+	for _, p := range *set {
+		if sharesOneof(fp, p) {
+			return badRequest("query: %s and %s are members of one oneof", p, fp)
+		}
+		seen = seen || p.equal(fp)
+	}
+	if !seen {
+		*set = append(*set, fp)
 	}
 	for _, fd := range fp[:len(fp)-1] {
 		msg = msg.Mutable(fd).Message()

@@ -91,8 +91,8 @@ type route struct {
 	respRaw   bool                         // the response (or response_body) is a google.api.HttpBody
 
 	// updateMask is, for a PATCH whose body is a message field, the
-	// request's update_mask if it has one: a google.protobuf.FieldMask
-	// that the body's fields fill when the request leaves it empty.
+	// request's one google.protobuf.FieldMask (see updateMaskField),
+	// which the body's fields fill when the request leaves it empty.
 	updateMask protoreflect.FieldDescriptor
 }
 
@@ -212,7 +212,7 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 			}
 		}
 		if method == http.MethodPatch && !rt.bodyRaw && fd.Message() != nil && !fd.IsList() {
-			rt.updateMask = updateMaskField(in)
+			rt.updateMask = updateMaskField(in, fd)
 		}
 	}
 	rt.respRaw = out.FullName() == httpBodyName
@@ -230,14 +230,23 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 	return rt, nil
 }
 
-// updateMaskField returns the field update_mask of md if it is a singular
-// google.protobuf.FieldMask, or nil.
-func updateMaskField(md protoreflect.MessageDescriptor) protoreflect.FieldDescriptor {
-	fd := md.Fields().ByName("update_mask")
-	if fd == nil || fd.IsList() || fd.Message() == nil || fd.Message().FullName() != "google.protobuf.FieldMask" {
-		return nil
+// updateMaskField returns the field of md, other than body, that is a
+// singular google.protobuf.FieldMask, whatever its name, if md has exactly
+// one; otherwise nil. This is the field grpc-gateway fills.
+func updateMaskField(md protoreflect.MessageDescriptor, body protoreflect.FieldDescriptor) protoreflect.FieldDescriptor {
+	var found protoreflect.FieldDescriptor
+	fields := md.Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if fd == body || fd.IsList() || fd.Message() == nil || fd.Message().FullName() != "google.protobuf.FieldMask" {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = fd
 	}
-	return fd
+	return found
 }
 
 // topField returns the field of md named name, which a body or

@@ -6,6 +6,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -44,7 +45,13 @@ func TestQueryMapEntries(t *testing.T) {
 				mapField("when", 1, "WhenEntry"),
 				mapField("flags", 2, "FlagsEntry"),
 				mapField("subs", 3, "SubsEntry"),
+				// oneof o { M a = 4; string b = 5; }
+				{Name: proto.String("a"), JsonName: proto.String("a"), Number: proto.Int32(4), OneofIndex: proto.Int32(0),
+					Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(), Type: message.Enum(), TypeName: proto.String(".q.M")},
+				{Name: proto.String("b"), JsonName: proto.String("b"), Number: proto.Int32(5), OneofIndex: proto.Int32(0),
+					Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(), Type: descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum()},
 			},
+			OneofDecl: []*descriptorpb.OneofDescriptorProto{{Name: proto.String("o")}},
 			NestedType: []*descriptorpb.DescriptorProto{
 				entry("WhenEntry", descriptorpb.FieldDescriptorProto_TYPE_INT32,
 					&descriptorpb.FieldDescriptorProto{Type: message.Enum(), TypeName: proto.String(".google.protobuf.Timestamp")}),
@@ -75,6 +82,10 @@ func TestQueryMapEntries(t *testing.T) {
 		{"flags[true]=-1", ""},
 		{"subs[a]=x", ""}, // a message value that no text sets
 		{"when[1]=2020-01-02T03:04:05Z&when[01]=2020-01-02T03:04:05Z", ""}, // one key, twice
+		{"a.flags[true]=1&a.flags[false]=2", `{"a":{"flags":{"true":"1","false":"2"}}}`},
+		{"a.flags[true]=1&b=x", ""}, // two members of one oneof
+		{"b=x&a.flags[true]=1", ""},
+		{"flags[true]=1&b=x", `{"flags":{"true":"1"},"b":"x"}`},
 	} {
 		params, err := parseQuery(tt.query)
 		if err != nil {
@@ -99,6 +110,52 @@ func TestQueryMapEntries(t *testing.T) {
 		}
 		if got, _ := protojson.Marshal(msg); !sameJSON(string(got), tt.want) {
 			t.Errorf("?%s: got %s, want %s", tt.query, got, tt.want)
+		}
+	}
+}
+
+// TestUpdateMaskField checks which field of a request a PATCH fills from
+// its body: its one singular FieldMask other than the body, whatever its
+// name, as grpc-gateway chooses it, and none when there are two.
+func TestUpdateMaskField(t *testing.T) {
+	field := func(name string, n int32, typeName string, repeated bool) *descriptorpb.FieldDescriptorProto {
+		label := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL
+		if repeated {
+			label = descriptorpb.FieldDescriptorProto_LABEL_REPEATED
+		}
+		return &descriptorpb.FieldDescriptorProto{
+			Name: proto.String(name), JsonName: proto.String(name), Number: proto.Int32(n), Label: label.Enum(),
+			Type: descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(), TypeName: proto.String(typeName),
+		}
+	}
+	const mask = ".google.protobuf.FieldMask"
+	messages := []*descriptorpb.DescriptorProto{
+		{Name: proto.String("Book")},
+		{Name: proto.String("Named"), Field: []*descriptorpb.FieldDescriptorProto{field("book", 1, ".u.Book", false), field("field_mask", 2, mask, false)}},
+		{Name: proto.String("Two"), Field: []*descriptorpb.FieldDescriptorProto{field("book", 1, ".u.Book", false), field("update_mask", 2, mask, false), field("read_mask", 3, mask, false)}},
+		{Name: proto.String("Repeated"), Field: []*descriptorpb.FieldDescriptorProto{field("book", 1, ".u.Book", false), field("masks", 2, mask, true)}},
+		{Name: proto.String("Body"), Field: []*descriptorpb.FieldDescriptorProto{field("book", 1, mask, false), field("update_mask", 2, mask, false)}},
+	}
+	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{
+		Name: proto.String("u.proto"), Package: proto.String("u"), Syntax: proto.String("proto3"),
+		Dependency: []string{"google/protobuf/field_mask.proto"}, MessageType: messages,
+	}, protoregistry.GlobalFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ message, want string }{
+		{"Named", "field_mask"},
+		{"Two", ""},
+		{"Repeated", ""},
+		{"Body", "update_mask"}, // the body is not its own mask
+	} {
+		md := fd.Messages().ByName(protoreflect.Name(tt.message))
+		got := ""
+		if f := updateMaskField(md, md.Fields().ByName("book")); f != nil {
+			got = string(f.Name())
+		}
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.message, got, tt.want)
 		}
 	}
 }
