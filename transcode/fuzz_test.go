@@ -47,6 +47,8 @@ func FuzzServe(f *testing.F) {
 		{"GET", "/v1/streams/s:watch?count=2", ""},
 		{"POST", "/v1/files/f:upload", "raw bytes"},
 		{"GET", "/v1/echo/%E2%82%AC?ts=2020-01-01T00:00:00Z&mask=a,b", ""},
+		{"GET", "/v1/echo/x?labels[a]=b&labels%5Bc%5D=d&labels.e=f", ""},
+		{"PATCH", "/v1/things/1?kinds.fInt32=2", `{"fString":"a","nested":{"inner":{}},"labels":{"k":"v"}}`},
 	} {
 		f.Add(s[0], s[1], s[2])
 	}
