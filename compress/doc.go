@@ -36,7 +36,12 @@
 //
 // which covers text/event-stream and application/graphql-response+json;
 // it leaves out images other than SVG, audio, video, archives and
-// application/octet-stream. A response is never compressed if its status
+// application/octet-stream. A wildcard entry, such as application/*+json
+// or */*, never takes in the types of gRPC, gRPC-Web and Connect streams
+// (application/grpc+json, application/grpc-web+json,
+// application/connect+json, ...): their messages carry their own
+// compression, and gRPC has no content coding over HTTP. An entry that
+// names one of them exactly does. A response is never compressed if its status
 // has no body (1xx, 204, 304), if it is partial (206, or any response with
 // Content-Range), or if it already has a Content-Encoding.
 //

@@ -73,7 +73,8 @@ func parseMediaRange(s string) (mediaRange, error) {
 	return m, nil
 }
 
-// match reports whether the media type typ/sub is in m.
+// match reports whether the media type typ/sub is in m. A wildcard never
+// matches the types of gRPC and Connect streams (see rpcStream).
 func (m mediaRange) match(typ, sub string) bool {
 	if m.typ != "*" && !equalFold(typ, m.typ) {
 		return false
@@ -81,7 +82,21 @@ func (m mediaRange) match(typ, sub string) bool {
 	if !m.wild {
 		return equalFold(sub, m.sub)
 	}
-	return len(sub) > len(m.sub) && equalFold(sub[len(sub)-len(m.sub):], m.sub)
+	return len(sub) > len(m.sub) && equalFold(sub[len(sub)-len(m.sub):], m.sub) && !rpcStream(typ, sub)
+}
+
+// rpcStream reports whether typ/sub is the type of a gRPC, gRPC-Web or
+// Connect stream: application/grpc, application/grpc+json,
+// application/grpc-web+json, application/connect+json, and the like. Their
+// messages carry their own compression, and gRPC has no content coding
+// over HTTP at all, so "application/*+json" (or "*/*") does not take them
+// in; an entry that names one exactly does.
+func rpcStream(typ, sub string) bool {
+	if !equalFold(typ, "application") {
+		return false
+	}
+	prefixFold := func(p string) bool { return len(sub) >= len(p) && equalFold(sub[:len(p)], p) }
+	return equalFold(sub, "grpc") || prefixFold("grpc+") || prefixFold("grpc-web") || prefixFold("connect+")
 }
 
 // allowType reports whether a response with the Content-Type ct may be

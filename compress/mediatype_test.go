@@ -52,6 +52,13 @@ func TestAllowTypeDefaults(t *testing.T) {
 		{"audio/mpeg", false},
 		{"font/woff2", false}, // already compressed
 		{"image/svg+json", false},
+		{"application/grpc", false},
+		{"application/grpc+json", false},
+		{"application/GRPC+JSON", false},
+		{"application/grpc-web+json", false},
+		{"application/grpc-web-text", false},
+		{"application/connect+json", false},
+		{"application/grpcx+json", true}, // no gRPC type
 	} {
 		if got := c.allowType(tt.ct); got != tt.want {
 			t.Errorf("%q: got %v, want %v", tt.ct, got, tt.want)
@@ -73,6 +80,10 @@ func TestAllowTypeOptions(t *testing.T) {
 		{[]string{"Text/*"}, "text/plain", true},
 		{[]string{"*/*"}, "image/png", true},
 		{[]string{"*/*"}, "nonsense", false},
+		{[]string{"*/*"}, "application/grpc+json", false},
+		{[]string{"application/*"}, "application/connect+json", false},
+		{[]string{"application/grpc+json"}, "application/grpc+json", true},
+		{[]string{"application/connect+json"}, "Application/Connect+JSON", true},
 	} {
 		c := newConfig(&Options{ContentTypes: tt.types})
 		if got := c.allowType(tt.ct); got != tt.want {
