@@ -294,7 +294,7 @@ func (v *versioning) mediaVersion(t string) string {
 				version = sub[i+1:]
 				break
 			}
-			if !allDigits(part) {
+			if !isUint(part) {
 				return ""
 			}
 			end = i
@@ -304,16 +304,6 @@ func (v *versioning) mediaVersion(t string) string {
 		return ""
 	}
 	return version
-}
-
-// allDigits reports whether s is one or more decimal digits.
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // parseQuality parses an HTTP quality value ("0", "0.5", "1.000") into

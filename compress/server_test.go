@@ -20,11 +20,17 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// get sends a request for url with the Accept-Encoding ae ("-" for none)
-// and returns the response and its raw body.
+// get sends a GET request for url with the Accept-Encoding ae ("-" for
+// none) and returns the response and its raw body.
 func get(tb testing.TB, url, ae string, header ...string) (*http.Response, []byte) {
 	tb.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
+	return send(tb, http.MethodGet, url, ae, header...)
+}
+
+// send is get for any method.
+func send(tb testing.TB, method, url, ae string, header ...string) (*http.Response, []byte) {
+	tb.Helper()
+	req, err := http.NewRequest(method, url, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -363,19 +369,7 @@ func TestServerValidators(t *testing.T) {
 	srv := httptest.NewServer(New(nil)(mux))
 	defer srv.Close()
 	do := func(method, path, ae string, header ...string) *http.Response {
-		req, _ := http.NewRequest(method, srv.URL+path, nil)
-		if ae != "" {
-			req.Header.Set("Accept-Encoding", ae)
-		}
-		for i := 0; i < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		res, err := rawClient().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, res.Body)
-		res.Body.Close()
+		res, _ := send(t, method, srv.URL+path, ae, header...)
 		return res
 	}
 	fields := func(res *http.Response) string {

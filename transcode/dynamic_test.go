@@ -81,6 +81,14 @@ func TestDynamic(t *testing.T) {
 	if want := `{"fString":"x","fInt32":3,"nested":{"inner":{"leaf":"l"}},"ts":"2020-01-01T00:00:00Z","mask":"aB"}`; a.status != 200 || !sameJSON(a.body, want) {
 		t.Errorf("GET /v1/echo/x: got %d %s, want %s", a.status, a.body, want)
 	}
+	a = do(t, srv.URL, call{method: "PATCH", target: "/v1/things/1?kinds.labels[k]=v", body: `{"fString":"s","nested":{"name":"n"}}`})
+	if want := `{"name":"things/1","kinds":{"fString":"s","nested":{"name":"n"}},"updateMask":"fString,nested.name"}`; a.status != 200 || !sameJSON(a.body, want) {
+		t.Errorf("PATCH /v1/things/1: got %d %s, want %s", a.status, a.body, want)
+	}
+	a = do(t, srv.URL, call{method: "GET", target: "/v1/echo/x?labels[k]=v"})
+	if want := `{"fString":"x","labels":{"k":"v"}}`; a.status != 200 || !sameJSON(a.body, want) {
+		t.Errorf("GET /v1/echo/x?labels[k]=v: got %d %s, want %s", a.status, a.body, want)
+	}
 	a = do(t, srv.URL, call{method: "POST", target: "/v1/raw", header: http.Header{"Content-Type": {"text/csv"}}, body: "a,b"})
 	if a.status != 200 || a.header.Get("Content-Type") != "text/csv" || a.body != "a,b" {
 		t.Errorf("POST /v1/raw: got %d %q %q", a.status, a.header.Get("Content-Type"), a.body)

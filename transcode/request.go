@@ -35,6 +35,7 @@ import (
 	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
 )
 
 // requestError is a client's mistake in a request; status is its HTTP
@@ -93,11 +94,7 @@ func (h *Handler) buildRequest(w http.ResponseWriter, r *http.Request, rt *route
 		}
 	}
 	if len(mask) > 0 && !hasPaths(msg, rt.updateMask) {
-		paths := msg.Mutable(rt.updateMask).Message()
-		list := paths.Mutable(paths.Descriptor().Fields().ByName("paths")).List()
-		for _, p := range mask {
-			list.Append(protoreflect.ValueOfString(p))
-		}
+		mergeInto(msg.Mutable(rt.updateMask).Message().Interface(), &fieldmaskpb.FieldMask{Paths: mask})
 	}
 	return nil
 }
@@ -128,11 +125,7 @@ func bodyMask(data []byte, md protoreflect.MessageDescriptor) []string {
 			return
 		}
 		for k, v := range obj {
-			fields := md.Fields()
-			fd := fields.ByJSONName(k)
-			if fd == nil {
-				fd = fields.ByName(protoreflect.Name(k))
-			}
+			fd := fieldNamed(md, k)
 			if fd == nil {
 				continue
 			}
@@ -151,6 +144,16 @@ func bodyMask(data []byte, md protoreflect.MessageDescriptor) []string {
 	walk(data, md, "")
 	slices.Sort(paths)
 	return paths
+}
+
+// fieldNamed returns the field of md that name names, by its proto name or
+// its JSON name, as protojson and query parameters name fields, or nil.
+func fieldNamed(md protoreflect.MessageDescriptor, name string) protoreflect.FieldDescriptor {
+	fields := md.Fields()
+	if fd := fields.ByName(protoreflect.Name(name)); fd != nil {
+		return fd
+	}
+	return fields.ByJSONName(name)
 }
 
 // equal reports whether p and q are the same path.
@@ -299,11 +302,7 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		if md == nil {
 			return h.unknownQuery(key)
 		}
-		fields := md.Fields()
-		fd := fields.ByName(protoreflect.Name(name))
-		if fd == nil {
-			fd = fields.ByJSONName(name)
-		}
+		fd := fieldNamed(md, name)
 		if fd == nil {
 			return h.unknownQuery(key)
 		}
@@ -323,17 +322,14 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 			return nil // bound by the path, or would clear what is
 		}
 	}
-	if inMap {
+	leaf := fp[len(fp)-1]
+	if inMap || leaf.IsMap() && !isEntry {
 		return badRequest("query: %s is a map: name an entry as %s[key]", fp, fp)
 	}
-	leaf := fp[len(fp)-1]
 	if isEntry {
 		return setMapEntry(msg, fp, key, entry, vals, set)
 	}
 	if !bindable(leaf) {
-		if leaf.IsMap() {
-			return badRequest("query: %s is a map: name an entry as %s[key]", key, key)
-		}
 		return badRequest("query: %s is %s, which a query parameter cannot set", key, kindOf(leaf))
 	}
 	for _, fd := range fp[:len(fp)-1] {
@@ -408,14 +404,7 @@ func setMapEntry(msg protoreflect.Message, fp fieldPath, key, entry string, vals
 	if m.Has(k.MapKey()) {
 		return badRequest("query: %q is set twice", key)
 	}
-	var v protoreflect.Value
-	if vfd.Message() != nil {
-		vm := m.NewValue().Message()
-		err = parseScalarMessage(vm, vals[0])
-		v = protoreflect.ValueOfMessage(vm)
-	} else {
-		v, err = parseScalar(vfd, vals[0])
-	}
+	v, err := parseValue(msg, leaf, vals[0])
 	if err != nil {
 		return badRequest("query: %q: %v", key, err)
 	}

@@ -52,27 +52,25 @@ func bindable(fd protoreflect.FieldDescriptor) bool {
 }
 
 // parseValue parses s as a value of the field fd (for a repeated field, one
-// element of it). msg is the message that holds fd; a message-typed value
-// is made with it.
+// element of it; for a map, one value). msg is the message that holds fd;
+// a message-typed value is made with it.
 func parseValue(msg protoreflect.Message, fd protoreflect.FieldDescriptor, s string) (protoreflect.Value, error) {
-	if k := fd.Kind(); k != protoreflect.MessageKind && k != protoreflect.GroupKind {
-		return parseScalar(fd, s)
+	vfd := fd
+	if fd.IsMap() {
+		vfd = fd.MapValue()
+	}
+	if k := vfd.Kind(); k != protoreflect.MessageKind && k != protoreflect.GroupKind {
+		return parseScalar(vfd, s)
 	}
 	var m protoreflect.Message
-	if fd.IsList() {
+	switch {
+	case fd.IsList():
 		m = msg.Mutable(fd).List().NewElement().Message()
-	} else {
+	case fd.IsMap():
+		m = msg.Mutable(fd).Map().NewValue().Message()
+	default:
 		m = msg.NewField(fd).Message()
 	}
-	if err := parseScalarMessage(m, s); err != nil {
-		return protoreflect.Value{}, err
-	}
-	return protoreflect.ValueOfMessage(m), nil
-}
-
-// parseScalarMessage parses s into m, a new message of a type that
-// scalarMessage accepts.
-func parseScalarMessage(m protoreflect.Message, s string) error {
 	md := m.Descriptor()
 	switch md.FullName() {
 	case "google.protobuf.FieldMask":
@@ -85,29 +83,29 @@ func parseScalarMessage(m protoreflect.Message, s string) error {
 		paths := m.Mutable(md.Fields().ByName("paths")).List()
 		for p := range strings.SplitSeq(s, ",") {
 			if p == "" || !utf8.ValidString(p) {
-				return fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
+				return protoreflect.Value{}, fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
 			}
 			paths.Append(protoreflect.ValueOfString(snakeCase(p)))
 		}
 		// A path that has no JSON form ("0", "a__b") could never be
 		// written back: protojson is the judge of which paths are valid.
 		if _, err := protojson.Marshal(m.Interface()); err != nil {
-			return fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
+			return protoreflect.Value{}, fmt.Errorf("%w for FieldMask: %q", errBadValue, s)
 		}
 	case "google.protobuf.Timestamp", "google.protobuf.Duration":
 		// Their JSON forms are strings; protojson knows the formats.
 		if err := protojson.Unmarshal(strconv.AppendQuote(nil, s), m.Interface()); err != nil {
-			return fmt.Errorf("%w for %s: %q", errBadValue, md.Name(), s)
+			return protoreflect.Value{}, fmt.Errorf("%w for %s: %q", errBadValue, md.Name(), s)
 		}
 	default: // a wrapper: one field named value
 		inner := md.Fields().ByName("value")
 		v, err := parseScalar(inner, s)
 		if err != nil {
-			return err
+			return protoreflect.Value{}, err
 		}
 		m.Set(inner, v)
 	}
-	return nil
+	return protoreflect.ValueOfMessage(m), nil
 }
 
 // parseScalar parses s as a value of the scalar or enum field fd.
