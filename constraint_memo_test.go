@@ -15,22 +15,30 @@ import (
 // with a slash, a match, with 20 sibling constraints that all refuse the
 // segment. A path a group claims is decided twice, before the group's
 // middleware and after it (which may have changed the request): at most
-// once each.
+// once each, and once more for each nested group.
 func TestConstraintOncePerMiss(t *testing.T) {
-	const n = 20
+	const n, longLen = 20, 1000
 	var calls [n]atomic.Int64
 	r := New()
 	g := r.Group("/g", func(h http.Handler) http.Handler { return h })
+	nested := g.Group("/n", func(h http.Handler) http.Handler { return h })
 	for i := range n {
 		name := "c" + string(rune('a'+i))
-		r.DefineConstraint(name, func(s string) bool { calls[i].Add(1); return strings.HasPrefix(s, name+"-") })
+		r.DefineConstraint(name, func(s string) bool {
+			if len(s) >= longLen {
+				calls[i].Add(1) // runs on the long segment, not on a short one beside it ("n")
+			}
+			return strings.HasPrefix(s, name+"-")
+		})
 		r.HandleFunc("GET /a/{x:"+name+"}/b", func(http.ResponseWriter, *http.Request) {})
 		r.HandleFunc("POST /m/{x:"+name+"}", func(http.ResponseWriter, *http.Request) {})
 		r.HandleFunc("GET /s/{x:"+name+"}/", func(http.ResponseWriter, *http.Request) {})
 		g.HandleFunc("GET /{x:"+name+"}/y", func(http.ResponseWriter, *http.Request) {})
+		g.HandleFunc("GET /{x:"+name+"}/s/", func(http.ResponseWriter, *http.Request) {})
+		nested.HandleFunc("GET /{x:"+name+"}/y", func(http.ResponseWriter, *http.Request) {})
 	}
 	r.HandleFunc("GET /a/{x}/c", func(http.ResponseWriter, *http.Request) {})
-	long := strings.Repeat("z", 1000)
+	long := strings.Repeat("z", longLen)
 	for _, tt := range []struct {
 		method, path string
 		code         int
@@ -44,6 +52,8 @@ func TestConstraintOncePerMiss(t *testing.T) {
 		{"GET", "/s/" + long, 404, 1},
 		{"GET", "/s/cd-" + long, 307, 1},
 		{"GET", "/g/" + long + "/y", 404, 2},
+		{"GET", "/g/cd-" + long + "/s", 307, 2},
+		{"GET", "/g/n/" + long + "/y", 404, 3}, // once more for the nested group
 		{"GET", "/a/" + long + "%2F/b", 404, 1},
 		// Unclean paths, walked again once cleaned.
 		{"GET", "/a/" + long + "/./b", 307, 1},

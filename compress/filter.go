@@ -75,9 +75,9 @@ func (s state) String() string {
 type filter struct {
 	w      *middleware.Writer
 	c      *config
-	coding coding // what the client accepts: identity for none
-	head   bool   // the request is a HEAD: a compressed response only gets the header
-	inm    string // the request's If-None-Match, which tells what a 304 confirms
+	coding coding      // what the client accepts: identity for none
+	head   bool        // the request is a HEAD: a compressed response only gets the header
+	reqHdr http.Header // the request's header, whose If-None-Match tells what a 304 confirms
 	state  state
 	code   int    // the status, from holding on
 	limit  int    // how many body bytes to hold before deciding
@@ -93,10 +93,7 @@ type filter struct {
 // and makes it w's filter.
 func (f *filter) start(c *config, cd coding, w *middleware.Writer, r *http.Request) {
 	f.w, f.c, f.coding = w, c, cd
-	f.head = r.Method == http.MethodHead
-	if v := r.Header["If-None-Match"]; len(v) > 0 {
-		f.inm = v[0]
-	}
+	f.head, f.reqHdr = r.Method == http.MethodHead, r.Header
 	f.old = w.SetFilter(f)
 	f.limit = c.minSize
 	if cd == identity {
@@ -235,17 +232,15 @@ func (f *filter) Reset() {
 // and there is no one left to tell.
 func (f *filter) finish() error {
 	var err error
-	switch {
-	case f.w.Hijacked():
-		// The connection is the handler's.
-	case f.state == holding:
-		// A response without a type, held to be sniffed, may reach
-		// MinSize before its end: then it is compressed now.
-		if err = f.decide(false); err == nil && f.state == encoding {
+	if !f.w.Hijacked() { // else the connection is the handler's
+		if f.state == holding {
+			// A response without a type, held to be sniffed, may reach
+			// MinSize before its end: then it is compressed now.
+			err = f.decide(false)
+		}
+		if err == nil && f.state == encoding {
 			err = f.enc.Close()
 		}
-	case f.state == encoding:
-		err = f.enc.Close()
 	}
 	f.done = true
 	return err
@@ -328,7 +323,7 @@ func (f *filter) send(vary, compress bool) error {
 func (f *filter) sendNotModified(allowed bool) {
 	h := f.w.Header()
 	compressed := false
-	if et := h["Etag"]; len(et) > 0 && hasWeakTag(f.inm, et[0]) {
+	if et, inm := h["Etag"], f.reqHdr["If-None-Match"]; len(et) > 0 && len(inm) > 0 && hasWeakTag(inm[0], et[0]) {
 		compressed = weakenETag(h)
 	}
 	f.send(allowed || compressed, false)
