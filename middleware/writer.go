@@ -244,7 +244,8 @@ func (b *bodyWriter) Write(p []byte) (int, error) { return (*Writer)(b).Write(p)
 // ResponseWriter under w holds. It returns [http.ErrNotSupported], and
 // sends nothing, if that ResponseWriter cannot flush.
 func (w *Writer) FlushError() error {
-	if !canFlush(w.rw) {
+	f := flusher(w.rw)
+	if f == nil {
 		return http.ErrNotSupported
 	}
 	if w.status == 0 {
@@ -255,20 +256,26 @@ func (w *Writer) FlushError() error {
 			return err
 		}
 	}
-	return http.NewResponseController(w.rw).Flush()
+	switch t := f.(type) {
+	case interface{ FlushError() error }:
+		return t.FlushError()
+	default:
+		t.(http.Flusher).Flush()
+		return nil
+	}
 }
 
-// canFlush reports whether rw, or a ResponseWriter it unwraps to, has a
-// flush method, as [http.ResponseController] looks for one.
-func canFlush(rw http.ResponseWriter) bool {
+// flusher returns rw, or the ResponseWriter it unwraps to, that has a
+// flush method, as [http.ResponseController] looks for one, or nil.
+func flusher(rw http.ResponseWriter) http.ResponseWriter {
 	for {
 		switch t := rw.(type) {
 		case interface{ FlushError() error }, http.Flusher:
-			return true
+			return rw
 		case interface{ Unwrap() http.ResponseWriter }:
 			rw = t.Unwrap()
 		default:
-			return false
+			return nil
 		}
 	}
 }
