@@ -270,7 +270,7 @@ func (n *lookupNode) claimFor(p string, escaped bool, m *conMemo) *groupNode {
 		}
 	}
 	for _, c := range n.constrained() {
-		if m.match(c.con, raw, seg, escaped) {
+		if m.match(c.con, raw, seg) {
 			if g := c.node.claimFor(rest, escaped, m); g != nil {
 				return g
 			}

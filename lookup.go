@@ -597,7 +597,7 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 				continue
 			}
 			// Optimization: the memo's test of length, made once here.
-			if !long && c.con.match(seg) || long && q.memo.remember(c.con, raw, seg, q.escaped) {
+			if !long && c.con.match(seg) || long && q.memo.remember(c.con, raw, seg) {
 				if rt := c.node.lookup(rest, slash, q); rt != nil && (first == nil || rt.seq < first.seq) {
 					first = rt
 				}
@@ -641,7 +641,7 @@ func (n *lookupNode) allowed(p string, slash, escaped bool, acc *allowSet, m *co
 	}
 	if seg != "/" {
 		for _, c := range n.constrained() {
-			if m.match(c.con, raw, seg, escaped) {
+			if m.match(c.con, raw, seg) {
 				c.node.allowed(rest, slash, escaped, acc, m)
 			}
 		}

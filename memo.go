@@ -14,8 +14,6 @@ package cairn
 // allocates its answers, only for the segments it remembers. (walk, the
 // first of those walks, leaves long segments to lookup, which remembers.)
 
-import "strings"
-
 // memoMinLen is the length from which a segment's constraint answers are
 // remembered.
 const memoMinLen = 256
@@ -30,32 +28,32 @@ type conMemo struct {
 type conAnswer struct {
 	con     *constraint
 	raw     string // the segment as it is in the path, before unescaping
-	escaped bool   // whether it was unescaped before the constraint saw it
+	escaped bool   // whether unescaping changed it before the constraint saw it
 	ok      bool
 }
 
-// match returns con's answer for seg, the unescaped form of the raw
-// segment raw (seg == raw unless escaped), running con only if m has no
-// answer for them yet.
-func (m *conMemo) match(con *constraint, raw, seg string, escaped bool) bool {
+// match returns con's answer for seg, the raw segment raw as the
+// constraint sees it (unescaped, if the path is matched escaped), running
+// con only if m has no answer for them yet.
+func (m *conMemo) match(con *constraint, raw, seg string) bool {
 	if len(raw) < memoMinLen || m == nil {
 		return con.match(seg)
 	}
-	return m.remember(con, raw, seg, escaped)
+	return m.remember(con, raw, seg)
 }
 
 // remember is match for a long segment.
 //
-// Invariant: the key is the raw segment and whether it is unescaped, which
-// decide the segment the constraint sees. Raw segments of one path share
-// their bytes, so the comparison usually stops at the pointers. A raw
-// segment without an escape is the segment, unescaped or not, so its key
-// says not unescaped: the walk of a path as it is and that of its escaped
-// form (the cleaned form of an unclean path, say) share its answers.
-func (m *conMemo) remember(con *constraint, raw, seg string, escaped bool) bool {
-	if escaped && strings.IndexByte(raw, '%') < 0 {
-		escaped = false
-	}
+// Invariant: the key is the raw segment and whether unescaping changed it,
+// which decide the segment the constraint sees. Unescaping only shortens a
+// segment, so it changed it exactly when their lengths differ. Raw
+// segments of one path share their bytes, so the comparison usually stops
+// at the pointers. A raw segment that unescaping leaves as it is keys the
+// same whether the path was matched escaped or not: the walk of a path as
+// it is and that of its escaped form (the cleaned form of an unclean path,
+// say) share its answers.
+func (m *conMemo) remember(con *constraint, raw, seg string) bool {
+	escaped := len(seg) != len(raw)
 	for i := range m.answers {
 		if a := &m.answers[i]; a.con == con && a.escaped == escaped && a.raw == raw {
 			return a.ok
