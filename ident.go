@@ -276,7 +276,15 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 	if id, ok := ids.Load(sid); ok {
 		return id.(*ident)
 	}
-	id := newIdent(sid.pat.str, sid.l, int(sid.route), kind)
+	l := sid.l
+	if kind == identRedirect {
+		// The request's path is not the one the redirect leads to, so
+		// its segments are not the pattern's values.
+		rl := *l
+		rl.asPathValues = true
+		l = &rl
+	}
+	id := newIdent(sid.pat.str, l, int(sid.route), kind)
 	r.addIdents(nil, id)
 	ids.Store(sid, id)
 	return id

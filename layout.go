@@ -32,9 +32,14 @@ type layout struct {
 	nsegs  int32 // segments in the pattern, and in every path it matches unless it ends in a multi
 	multi  bool  // the last name is a {name...} wildcard
 	tail   bool  // the pattern ends in a multi wildcard, named or not
-	// stripped marks the pattern a Mount gives the requests it passes on,
-	// whose path no longer holds the prefix: their values are path values.
-	stripped bool
+	// asPathValues marks a pattern whose values Param reads with
+	// r.PathValue, since the request's path does not line up with it: the
+	// pattern a Mount gives the requests it passes on, whose path no
+	// longer holds the prefix (a Mount sets the prefix's values as path
+	// values), and the copy a router sets for a redirect, whose path is
+	// not the one the redirect leads to (a redirect sets no values, as
+	// ServeMux's does not).
+	asPathValues bool
 	// through is, in the layout of an identity of kind identThrough, the
 	// mount that made the identity; nil in any other. It is weak: the
 	// registry of identities is process-wide, and must not keep the
@@ -169,7 +174,7 @@ func layoutHash(p *pattern, version string) uint64 {
 // fits reports whether l is the layout of p, registered for version: the
 // layout that init would make.
 func (l *layout) fits(p *pattern, version string) bool {
-	if l.stripped || int(l.nsegs) != p.numSegments() || l.tail != p.endsInMulti() || l.version != version {
+	if l.asPathValues || int(l.nsegs) != p.numSegments() || l.tail != p.endsInMulti() || l.version != version {
 		return false
 	}
 	n := 0

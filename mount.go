@@ -149,7 +149,7 @@ func (m *mounted) attach(r *Router, rt *route, id *ident) {
 	m.prefix = id.l
 	// The values of the stripped pattern are path values: its layout
 	// lists the wildcards of the prefix, which the multi does not add to.
-	l := &layout{vars: m.prefix.vars, version: rt.version(), stripped: true}
+	l := &layout{vars: m.prefix.vars, version: rt.version(), asPathValues: true}
 	m.stripped = newIdent(p.str, l, rt.index(), identStripped)
 }
 

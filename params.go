@@ -41,6 +41,14 @@ import (
 // them with r.PathValue, which the router fills before any handler runs
 // when path values are on.
 //
+// For a redirect, the middleware of [Router.Use] sees r.Pattern set to the
+// pattern of the route the redirect leads to, while the path is the one
+// redirected, so Param returns r.PathValue(name), which is "": a redirect
+// sets no path values, as ServeMux's does not. A request read once the
+// Router that routed it is collected (by a goroutine that outlived the
+// handler) gives r.PathValue(name) if it is set, else the value in the
+// path if the path lines up with the pattern, else "".
+//
 // Allocation: none, unless r.URL.RawPath escapes a '/' or a '.' ("%2F",
 // "%2E") and the value holds an escape: the value is then unescaped into a
 // new string. Otherwise values come unescaped from r.URL.Path.
@@ -62,7 +70,7 @@ func Param(r *http.Request, name string) string {
 		return patternParam(r, name)
 	}
 	l := id.l
-	if l.stripped {
+	if l.asPathValues {
 		return pathValue(r, name)
 	}
 	i := l.position(name)
@@ -101,24 +109,52 @@ func Param(r *http.Request, name string) string {
 //go:noinline
 func pathValue(r *http.Request, name string) string { return r.PathValue(name) }
 
-// patternParam is Param for a request whose pattern no live Router owns.
+// patternParam is Param for a request whose pattern no live Router owns:
+// one that ServeMux set, or a Router since collected (the request is read
+// after its handler returned), or a program. The value is r.PathValue's if
+// it has one, which ServeMux always sets, and a Router too unless told not
+// to, and always for the values that are not in the path (a Mount's prefix
+// once stripped); else it is read from the path if the path lines up with
+// the pattern (see linesUp); else it is "".
 func patternParam(r *http.Request, name string) string {
 	if !plausibleName(name) {
 		return ""
+	}
+	if v := r.PathValue(name); v != "" {
+		return v
 	}
 	pat := r.Pattern
 	// The path of a pattern is what follows its first '/': neither a method
 	// nor a host may contain one.
 	i := strings.IndexByte(pat, '/')
 	if i < 0 {
-		return r.PathValue(name)
+		return ""
 	}
 	p, escaped := requestPath(r.URL)
+	if !linesUp(pat[i:], p) {
+		return ""
+	}
 	v, ok := lookupValue(pat[i:], p, name)
 	if !ok {
-		return r.PathValue(name)
+		return ""
 	}
 	return segmentValue(v, escaped)
+}
+
+// linesUp reports whether the path p has as many segments as the pattern
+// path pat, or at least as many if pat ends in a multi wildcard or a
+// slash, so that the segments of p can be the values of pat's wildcards.
+// A path that a router redirects, an unclean one or one with a slash too
+// many or too few, does not line up with the pattern of the redirect, nor a
+// Mount's stripped path with the Mount's pattern, most of the time; when
+// the pattern's router is alive, its identities say so for sure (see
+// layout.asPathValues).
+func linesUp(pat, p string) bool {
+	np, n := strings.Count(pat, "/"), strings.Count(p, "/")
+	if strings.HasSuffix(pat, "/") || strings.HasSuffix(pat, "...}") {
+		return n >= np
+	}
+	return n == np
 }
 
 // lookupValue walks the pattern path pat and the request path p together,
@@ -400,7 +436,7 @@ func Params(r *http.Request) iter.Seq2[string, string] {
 		switch {
 		case id == nil:
 			eachPatternValue(r, yield)
-		case id.l.stripped:
+		case id.l.asPathValues:
 			for _, v := range id.l.vars {
 				if !yield(v.name, r.PathValue(v.name)) {
 					return
@@ -481,7 +517,7 @@ func eachPatternValue(r *http.Request, yield func(string, string) bool) {
 	p, escaped := requestPath(r.URL)
 	// Invariant: pat[0] == '/', and while inStep, p[0] == '/', at the
 	// segment that corresponds to pat's.
-	inStep := p != "" && p[0] == '/'
+	inStep := p != "" && p[0] == '/' && linesUp(pat, p)
 	for {
 		seg := pat[1:]
 		if len(seg) > 1 && seg[0] == '{' {
@@ -491,15 +527,15 @@ func eachPatternValue(r *http.Request, yield func(string, string) bool) {
 				name, multi = n, true
 			}
 			if end > 0 && name != "$" {
-				var v string
-				if inStep {
+				// As patternParam: the path value, else the
+				// segment of a path that lines up.
+				v := r.PathValue(name)
+				if v == "" && inStep {
 					v = p[1:]
 					if j := strings.IndexByte(v, '/'); j >= 0 && !multi {
 						v = v[:j]
 					}
 					v = segmentValue(v, escaped)
-				} else {
-					v = r.PathValue(name)
 				}
 				if !yield(name, v) || multi {
 					return

@@ -1,6 +1,7 @@
 package cairn
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -35,11 +36,29 @@ func TestParam(t *testing.T) {
 		{"/i/{x:int}", "/i/5", "", "x:int", ""},
 		{"/m/{x...}", "/m/a/b", "", "x...", ""},
 		{"/{a}/{b}", "/1/2", "", "a}/{b", ""},
+		// A path that does not line up with the pattern, as that of a
+		// redirect does not with the pattern of the route it leads to,
+		// gives no values.
+		{"GET /t/{a}/{b}", "/t/one/two/", "", "a", ""},
+		{"GET /t/{a}/{b}", "/t/one/./two", "", "a", ""},
+		{"GET /t/{a}/{b}", "/t/one//two", "", "b", ""},
+		{"GET /t/{a}/{b}/", "/t/one/two", "", "a", ""},
+		{"/s/{a}/{b}/", "/s/one/two/x/y", "", "b", "two"},
+		{"/a/{x}/{$}", "/a/b/", "", "x", "b"},
+		{"/m/{x...}", "/m/", "", "x", ""},
 	} {
 		r := &http.Request{Pattern: tt.pattern, URL: &url.URL{Path: tt.path, RawPath: tt.rawPath}}
 		if got := Param(r, tt.name); got != tt.want {
 			t.Errorf("Param(%q on %q, %q) = %q, want %q", tt.pattern, tt.path, tt.name, got, tt.want)
 		}
+	}
+	// For a pattern of no live Router, a path value comes first: ServeMux
+	// sets one for every wildcard, and a Mount for those of its prefix,
+	// which the path it passes on no longer holds.
+	r := &http.Request{Pattern: "/orgs/{org}/", URL: &url.URL{Path: "/orgs/x/y"}}
+	r.SetPathValue("org", "acme")
+	if got := Param(r, "org"); got != "acme" {
+		t.Errorf("Param(org) = %q with the path value \"acme\", want the path value", got)
 	}
 }
 
@@ -259,7 +278,7 @@ func TestLayoutFits(t *testing.T) {
 // equal reports whether l and m are the same layout, byName aside (it
 // follows from the names).
 func (l *layout) equal(m *layout) bool {
-	return l.nsegs == m.nsegs && l.multi == m.multi && l.tail == m.tail && l.stripped == m.stripped &&
+	return l.nsegs == m.nsegs && l.multi == m.multi && l.tail == m.tail && l.asPathValues == m.asPathValues &&
 		l.version == m.version && slices.Equal(l.vars, m.vars)
 }
 
@@ -579,7 +598,154 @@ func TestRouterAliveWhileServing(t *testing.T) {
 		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/v/7"}, Header: http.Header{"Accept": {"application/vnd.acme.v2+json"}}}
 		r.ServeHTTP(&recorder{h: http.Header{}}, req)
 	}()
-	if want := []string{"org=acme", "id=7 version=v2"}; !slices.Equal(got, want) {
+	// So does a router whose Handler's handler is the last use of it, for
+	// each kind of handler Handler returns: the route itself, the route
+	// adding Vary, and a decided answer (here, SlashServe's).
+	func() {
+		r := New()
+		r.Mount("/o/{org}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			collect()
+			got = append(got, "org="+Param(req, "org"))
+		}))
+		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/o/acme/repos/x"}, Header: http.Header{}}
+		h, _ := r.Handler(req)
+		h.ServeHTTP(&recorder{h: http.Header{}}, req)
+	}()
+	func() {
+		r := New()
+		r.Versioning(Versioning{Vendor: "acme"})
+		r.Version("v2").HandleFunc("GET /v/{id}", func(w http.ResponseWriter, req *http.Request) {
+			collect()
+			got = append(got, "id="+Param(req, "id")+" version="+RouteVersion(req))
+		})
+		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/v/7"}, Header: http.Header{"Accept": {"application/vnd.acme.v2+json"}}}
+		h, _ := r.Handler(req)
+		h.ServeHTTP(&recorder{h: http.Header{}}, req)
+	}()
+	func() {
+		r := New()
+		r.TrailingSlash(SlashServe)
+		r.Mount("/s/{org}/", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			collect()
+			got = append(got, "org="+Param(req, "org"))
+		}))
+		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/s/acme"}, Header: http.Header{}}
+		h, _ := r.Handler(req)
+		if _, ok := h.(*verdictEntry); !ok {
+			t.Fatalf("Handler gave a %T for SlashServe, want a *verdictEntry", h)
+		}
+		h.ServeHTTP(&recorder{h: http.Header{}}, req)
+	}()
+	want := []string{"org=acme", "id=7 version=v2", "org=acme", "id=7 version=v2", "org=acme"}
+	if !slices.Equal(got, want) {
 		t.Errorf("values read after collections: %q, want %q", got, want)
+	}
+}
+
+// TestParamOnRedirect checks what Param, Params and RouteVersion give the
+// middleware around a redirect: the request's path is not the one the
+// pattern in r.Pattern matches, so no values, as r.PathValue (which a
+// redirect leaves unset, as ServeMux's does), and the route's version.
+func TestParamOnRedirect(t *testing.T) {
+	for _, slash := range []SlashPolicy{SlashStrict, SlashRedirect} {
+		r := New()
+		r.TrailingSlash(slash)
+		r.Versioning(Versioning{Vendor: "acme"})
+		var seen []string
+		r.Use(func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				s := req.URL.Path + ": " + req.Pattern + ":"
+				for name, v := range Params(req) {
+					s += fmt.Sprintf(" %s=%q/%q/%q", name, v, Param(req, name), req.PathValue(name))
+				}
+				seen = append(seen, s+" version="+RouteVersion(req))
+				next.ServeHTTP(w, req)
+			})
+		})
+		h := func(http.ResponseWriter, *http.Request) {}
+		r.HandleFunc("GET /t/{a}/{b}", h)
+		r.Version("v2").HandleFunc("GET /s/{a}/{b}/", h)
+		paths := []string{"/t/one/two", "/t/one/./two", "/t/one//two", "/x/../t/one/two", "/s/one/two", "/s/one/./two/"}
+		want := []string{
+			`/t/one/two: GET /t/{a}/{b}: a="one"/"one"/"one" b="two"/"two"/"two" version=`,
+			`/t/one/./two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
+			`/t/one//two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
+			`/x/../t/one/two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
+			`/s/one/two: GET /s/{a}/{b}/: a=""/""/"" b=""/""/"" version=v2`,
+			`/s/one/./two/: GET /s/{a}/{b}/: a=""/""/"" b=""/""/"" version=v2`,
+		}
+		if slash == SlashRedirect {
+			paths = append(paths, "/t/one/two/")
+			want = append(want, `/t/one/two/: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`)
+		}
+		for _, p := range paths {
+			w := &recorder{h: http.Header{}}
+			accept := http.Header{"Accept": {"application/vnd.acme.v2+json"}}
+			r.ServeHTTP(w, &http.Request{Method: "GET", URL: &url.URL{Path: p}, Header: accept})
+			if code := w.code; p != "/t/one/two" && code != http.StatusTemporaryRedirect {
+				t.Errorf("%v: GET %s: %d, want a redirect", slash, p, code)
+			}
+		}
+		if !slices.Equal(seen, want) {
+			t.Errorf("%v: the middleware saw\n%s\nwant\n%s", slash, strings.Join(seen, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestParamAfterCollection checks Param and Params on requests read once
+// their router is collected, as a goroutine that outlives the handler
+// reads them: the values come from the path values a Mount keeps for its
+// prefix, from the path of a route's request, and not from a redirected
+// path.
+func TestParamAfterCollection(t *testing.T) {
+	var saved []*http.Request
+	func() {
+		r := New()
+		r.PopulatePathValues(false)
+		save := func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				saved = append(saved, req)
+				next.ServeHTTP(w, req)
+			})
+		}
+		r.Use(save)
+		r.Mount("/orgs/{org}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			saved = append(saved, req)
+		}))
+		r.HandleFunc("GET /t/{a}/{b}", func(http.ResponseWriter, *http.Request) {})
+		for _, p := range []string{"/orgs/acme/repos/x", "/t/one/two", "/t/one/./two"} {
+			r.ServeHTTP(&recorder{h: http.Header{}}, &http.Request{Method: "GET", URL: &url.URL{Path: p}, Header: http.Header{}})
+		}
+	}()
+	read := func() []string {
+		var got []string
+		for _, req := range saved {
+			s := req.URL.Path + ":"
+			for name, v := range Params(req) {
+				s += fmt.Sprintf(" %s=%q/%q", name, v, Param(req, name))
+			}
+			got = append(got, s)
+		}
+		return got
+	}
+	before := read()
+	for i := 0; i < 50 && findIdent(saved[0].Pattern) != nil; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if findIdent(saved[0].Pattern) != nil {
+		t.Fatal("the router was not collected")
+	}
+	want := []string{
+		`/orgs/acme/repos/x: org="acme"/"acme"`, // the outer middleware: the mount's pattern
+		`/repos/x: org="acme"/"acme"`,           // the mounted handler: the stripped pattern
+		`/t/one/two: a="one"/"one" b="two"/"two"`,
+		`/t/one/./two: a=""/"" b=""/""`,
+	}
+	if !slices.Equal(before, want) {
+		t.Errorf("before the collection:\n%s\nwant\n%s", strings.Join(before, "\n"), strings.Join(want, "\n"))
+	}
+	if got := read(); !slices.Equal(got, want) {
+		t.Errorf("after the collection:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -316,7 +316,11 @@ func serveRoute(rt *route, w http.ResponseWriter, req *http.Request, vary bool) 
 	t.fillQuery(req, &q)
 	q.varies = vary
 	v := verdict{kind: verdictServe, rt: rt}
-	rt.router().serveVerdict(t, w, req, &v, &q)
+	r := rt.router()
+	r.serveVerdict(t, w, req, &v, &q)
+	// As in ServeHTTP: the router stays reachable until the handler
+	// returns, since the caller may hold only this entry.
+	runtime.KeepAlive(r)
 }
 
 // A verdictEntry serves a request as the router does once it has decided
@@ -336,6 +340,7 @@ func (e *verdictEntry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	q.varies = e.vary
 	v := e.v
 	e.r.serveVerdict(t, w, req, &v, &q)
+	runtime.KeepAlive(e.r) // as in serveRoute
 }
 
 // fillQuery fills in q for req as a lookup would, without looking up.
