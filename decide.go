@@ -200,9 +200,18 @@ func (t *table) decideUnclean(req *http.Request, q *query) verdict {
 	q.memo = memo
 	rt := t.match(q.host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
-		if srt := slashTarget(t, q.host, p, q); srt != nil {
+		// As in decideSlow: the redirect to the path with a slash added
+		// does not depend on the version asked for.
+		rejected := q.rejected
+		q.rejected = nil
+		srt := slashTarget(t, q.host, p, q)
+		if srt == nil && q.rejected != nil && q.rejected.exact(p, true) {
+			srt = q.rejected
+		}
+		if srt != nil {
 			return verdict{kind: verdictRedirect, rt: srt, target: p + "/"}
 		}
+		q.rejected = rejected
 	}
 	// Invariant: p != escapedPath, since the caller found the path unclean
 	// and escaping changes neither slashes nor dots.

@@ -322,20 +322,25 @@ func TestHandlerVary(t *testing.T) {
 // as the subtree's root) whatever version the request asks for, as for an
 // unversioned route: the root then answers 406 to a request for no version
 // it has, rather than the path without the slash answering 405 with an
-// Allow header that names the method asked for.
+// Allow header that names the method asked for. An unclean path that
+// cleans to the root without its slash is redirected to the root in one
+// step, as for an unversioned route, whatever the version.
 func TestVersionedSubtreeRoot(t *testing.T) {
 	const v2 = "application/vnd.acme.v2+json"
 	for _, tt := range []struct {
 		policy         cairn.SlashPolicy
-		accept         string
+		path, accept   string
 		code           int
 		body, location string
 	}{
-		{cairn.SlashRedirect, "", 307, "", "/sub/"},
-		{cairn.SlashRedirect, v2, 307, "", "/sub/"},
-		{cairn.SlashStrict, "", 307, "", "/sub/"},
-		{cairn.SlashServe, "", 406, "406 not acceptable: no version of this resource matches the request\n", ""},
-		{cairn.SlashServe, v2, 200, "sub v2", ""},
+		{cairn.SlashRedirect, "/sub", "", 307, "", "/sub/"},
+		{cairn.SlashRedirect, "/sub", v2, 307, "", "/sub/"},
+		{cairn.SlashStrict, "/sub", "", 307, "", "/sub/"},
+		{cairn.SlashServe, "/sub", "", 406, "406 not acceptable: no version of this resource matches the request\n", ""},
+		{cairn.SlashServe, "/sub", v2, 200, "sub v2", ""},
+		{cairn.SlashStrict, "/x/../sub", "", 307, "", "/sub/"},
+		{cairn.SlashStrict, "/x/../sub", v2, 307, "", "/sub/"},
+		{cairn.SlashServe, "/./sub", "", 307, "", "/sub/"},
 	} {
 		r := cairn.New()
 		r.TrailingSlash(tt.policy)
@@ -345,13 +350,13 @@ func TestVersionedSubtreeRoot(t *testing.T) {
 		if tt.accept != "" {
 			header = []string{"Accept", tt.accept}
 		}
-		got, w := do(t, r, "GET", "/sub", header...)
+		got, w := do(t, r, "GET", tt.path, header...)
 		if tt.code == 307 {
 			got.body = ""
 		}
 		if got.code != tt.code || got.body != tt.body || w.Header().Get("Location") != tt.location || w.Header().Get("Allow") != "" {
-			t.Errorf("policy %v, Accept %q: GET /sub: %d %q Location %q Allow %q, want %d %q Location %q and no Allow",
-				tt.policy, tt.accept, got.code, got.body, w.Header().Get("Location"), w.Header().Get("Allow"), tt.code, tt.body, tt.location)
+			t.Errorf("policy %v, Accept %q: GET %s: %d %q Location %q Allow %q, want %d %q Location %q and no Allow",
+				tt.policy, tt.accept, tt.path, got.code, got.body, w.Header().Get("Location"), w.Header().Get("Allow"), tt.code, tt.body, tt.location)
 		}
 	}
 }
