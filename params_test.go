@@ -749,3 +749,38 @@ func TestParamAfterCollection(t *testing.T) {
 		t.Errorf("after the collection:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestConstraintFuncRouterCollected checks that a router is collected even
+// when the function of one of its constraints refers to it, as a method of
+// a server that holds the router does: the registry of identities keeps a
+// route's constraints until the router is collected, and must not reach
+// the router through them.
+func TestConstraintFuncRouterCollected(t *testing.T) {
+	type server struct {
+		r     *Router
+		known map[string]bool
+	}
+	collected := make(chan struct{})
+	func() {
+		s := &server{r: New(), known: map[string]bool{"x": true}}
+		s.r.DefineConstraint("known", func(seg string) bool { return s.known[seg] })
+		s.r.HandleFunc("GET /items/{id:known}", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+		for path, want := range map[string]int{"/items/x": http.StatusNoContent, "/items/y": http.StatusNotFound} {
+			w := &recorder{h: http.Header{}}
+			s.r.ServeHTTP(w, &http.Request{Method: "GET", URL: &url.URL{Path: path}})
+			if w.code != want {
+				t.Fatalf("GET %s: %d, want %d", path, w.code, want)
+			}
+		}
+		runtime.AddCleanup(s.r, func(c chan struct{}) { close(c) }, collected)
+	}()
+	for i := 0; i < 100; i++ {
+		runtime.GC()
+		select {
+		case <-collected:
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
+	t.Fatal("the router was not collected")
+}

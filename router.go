@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 )
 
 // A Router is an HTTP request multiplexer. It matches the method, host and
@@ -32,7 +33,10 @@ import (
 type Router struct {
 	mu          sync.Mutex // guards the registration state below
 	constraints constraintSet
-	routes      []*route // in registration order
+	// constraintFuncs keeps the functions of the constraints that
+	// DefineConstraint defined, which the constraints reach weakly.
+	constraintFuncs []*constraintFunc
+	routes          []*route // in registration order
 	// patterns is the first route of each pattern string, for Path; it is
 	// made by the first Path by pattern, so that a router that never
 	// asks keeps no map.
@@ -97,12 +101,27 @@ func (r *Router) DefineConstraint(name string, match func(segment string) bool) 
 	if match == nil {
 		panic(fmt.Errorf("cairn: nil function for constraint %q", name))
 	}
+	// The constraint reaches match only through a weak pointer, and the
+	// router keeps match itself. A route's identity, which the
+	// process-wide registry holds until the router is collected, keeps
+	// the route's constraints; a match that refers to the router, as a
+	// method of a server that holds the router does, would otherwise keep
+	// the router from ever being collected. A constraint runs only while
+	// its router serves or registers, so the pointer is never nil then.
+	f := &constraintFunc{match: match}
+	w := weak.Make(f)
+	c := &constraint{key: name, match: func(s string) bool { return w.Value().match(s) }}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.constraints.define(name, &constraint{key: name, match: match}); err != nil {
+	if err := r.constraints.define(name, c); err != nil {
 		panic(err)
 	}
+	r.constraintFuncs = append(r.constraintFuncs, f)
 }
+
+// A constraintFunc holds the function of a constraint that DefineConstraint
+// defined.
+type constraintFunc struct{ match func(string) bool }
 
 // DefineRegexp defines a named constraint from a regular expression (in the
 // syntax of package regexp), which must match the whole unescaped segment.
