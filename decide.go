@@ -158,6 +158,11 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		target := escapedPath(req.URL, p, q.escaped)
 		target = target[:len(target)-1]
 		if t.cfg.slash == SlashRedirect {
+			// As for the other direction, report the pattern the new path
+			// matches, whatever the version asked for.
+			if srt == nil && sq.rejected != nil && sq.rejected.exact(short, false) {
+				srt = sq.rejected
+			}
 			return verdict{kind: verdictRedirect, rt: srt, target: target}
 		}
 		// SlashServe: the request is served as the other form, by its

@@ -360,3 +360,38 @@ func TestVersionedSubtreeRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestSlashRedirectVersionedPattern checks that under SlashRedirect both
+// directions of the redirect report, as r.Pattern, the pattern of the
+// route the new path leads to, when that route has versions only and the
+// request asks for none of them.
+func TestSlashRedirectVersionedPattern(t *testing.T) {
+	ok := func(http.ResponseWriter, *http.Request) {}
+	var seen string
+	r := cairn.New()
+	r.TrailingSlash(cairn.SlashRedirect)
+	r.Use(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			seen = req.Pattern
+			next.ServeHTTP(w, req)
+		})
+	})
+	r.Version("v1").HandleFunc("GET /only/{id}", ok)
+	r.Version("v1").HandleFunc("GET /teams/{t}/{$}", ok)
+	for _, c := range []struct {
+		path, want string
+		code       int
+	}{
+		{"/teams/x", "GET /teams/{t}/{$}", http.StatusTemporaryRedirect}, // a slash added
+		{"/only/1", "GET /only/{id}", http.StatusNotAcceptable},          // where the next one leads
+		{"/only/1/", "GET /only/{id}", http.StatusTemporaryRedirect},     // a slash removed
+	} {
+		seen = "(none)"
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, httptest.NewRequest("GET", c.path, nil))
+		_, pattern := r.Handler(httptest.NewRequest("GET", c.path, nil))
+		if w.Code != c.code || seen != c.want || pattern != c.want {
+			t.Errorf("GET %s: %d, Use saw r.Pattern %q, Handler gave %q; want %d and %q", c.path, w.Code, seen, pattern, c.code, c.want)
+		}
+	}
+}
