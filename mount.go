@@ -47,10 +47,13 @@ import (
 // directly or not.
 //
 // The copy is shallow, as http.StripPrefix's is: it shares the request's
-// header, body and context, and the storage of its path values, so values
+// header, body and context. If the request already holds path values when
+// the mount passes it on, as it does when the prefix has wildcards and r
+// populates path values, the copy shares their storage too, so values
 // that h stores with SetPathValue (as a Router with path values on does)
-// are also seen by middleware that reads r.PathValue after h returns.
-// [Param] is not affected.
+// are also seen by middleware that reads r.PathValue after h returns;
+// otherwise the values h stores are the copy's alone. [Param] is not
+// affected.
 //
 // Allocation: one copy of the request; and if the prefix has wildcards and
 // the route does not populate path values, the map that holds them (two

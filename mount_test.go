@@ -410,3 +410,34 @@ func TestMountRoundTrip(t *testing.T) {
 		t.Fatalf("only %d mounts checked", checked)
 	}
 }
+
+// TestMountSharesPathValues pins what Mount's doc says of path values that
+// the mounted handler stores: the outer request sees them only if it held
+// path values when the mount passed it on (a prefix with wildcards, path
+// values on); otherwise they are the copy's alone.
+func TestMountSharesPathValues(t *testing.T) {
+	for _, tt := range []struct {
+		prefix, path string
+		populate     bool
+		want         string
+	}{
+		{"/orgs/{org}", "/orgs/acme/x", true, "v"},
+		{"/orgs/{org}", "/orgs/acme/x", false, ""},
+		{"/api", "/api/x", true, ""},
+	} {
+		outer := cairn.New()
+		outer.PopulatePathValues(tt.populate)
+		var after string
+		outer.Use(func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				next.ServeHTTP(w, req)
+				after = req.PathValue("k")
+			})
+		})
+		outer.Mount(tt.prefix, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { req.SetPathValue("k", "v") }))
+		outer.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", tt.path, nil))
+		if after != tt.want {
+			t.Errorf("Mount(%q), path values %v: the outer middleware read %q after the handler set \"v\", want %q", tt.prefix, tt.populate, after, tt.want)
+		}
+	}
+}
