@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"weak"
 )
 
 // A constraint restricts the segments a wildcard matches. It is consulted
@@ -15,6 +16,20 @@ import (
 type constraint struct {
 	key   string // identity: the name, or "regexp:" and the expression
 	match func(string) bool
+	// strong is set on the constraint of a DefineConstraint function
+	// that patterns' segments hold, whose match reaches the function
+	// weakly: it is the constraint that calls the function directly,
+	// which lookup nodes hold instead (see lookupCon).
+	strong weak.Pointer[constraint]
+}
+
+// lookupCon returns the constraint that lookup nodes hold for c, a
+// segment's: c itself, or the one that calls its function directly.
+func (c *constraint) lookupCon() *constraint {
+	if s := c.strong.Value(); s != nil {
+		return s
+	}
+	return c
 }
 
 // builtinConstraints are the constraints every Router knows.

@@ -33,9 +33,9 @@ import (
 type Router struct {
 	mu          sync.Mutex // guards the registration state below
 	constraints constraintSet
-	// constraintFuncs keeps the functions of the constraints that
-	// DefineConstraint defined, which the constraints reach weakly.
-	constraintFuncs []*constraintFunc
+	// constraintFuncs keeps the constraints that call the functions
+	// DefineConstraint was given, which patterns' segments reach weakly.
+	constraintFuncs []*constraint
 	routes          []*route // in registration order
 	// patterns is the first route of each pattern string, for Path; it is
 	// made by the first Path by pattern, so that a router that never
@@ -101,27 +101,26 @@ func (r *Router) DefineConstraint(name string, match func(segment string) bool) 
 	if match == nil {
 		panic(fmt.Errorf("cairn: nil function for constraint %q", name))
 	}
-	// The constraint reaches match only through a weak pointer, and the
-	// router keeps match itself. A route's identity, which the
-	// process-wide registry holds until the router is collected, keeps
-	// the route's constraints; a match that refers to the router, as a
-	// method of a server that holds the router does, would otherwise keep
-	// the router from ever being collected. A constraint runs only while
-	// its router serves or registers, so the pointer is never nil then.
-	f := &constraintFunc{match: match}
-	w := weak.Make(f)
-	c := &constraint{key: name, match: func(s string) bool { return w.Value().match(s) }}
+	// A route's identity, which the process-wide registry holds until the
+	// router is collected, keeps the route's parsed pattern, and so the
+	// constraints of its segments; a match that refers to the router, as
+	// a method of a server that holds the router does, would keep the
+	// router from ever being collected. So segments get a constraint that
+	// reaches match only through a weak pointer to the one that calls it,
+	// which the router and its lookup nodes keep (see lookupCon): the
+	// weak pointer is read when registering, never when routing. A
+	// constraint runs only while its router is alive, so the pointer is
+	// never nil then.
+	c := &constraint{key: name, match: match}
+	w := weak.Make(c)
+	seg := &constraint{key: name, match: func(s string) bool { return w.Value().match(s) }, strong: w}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.constraints.define(name, c); err != nil {
+	if err := r.constraints.define(name, seg); err != nil {
 		panic(err)
 	}
-	r.constraintFuncs = append(r.constraintFuncs, f)
+	r.constraintFuncs = append(r.constraintFuncs, c)
 }
-
-// A constraintFunc holds the function of a constraint that DefineConstraint
-// defined.
-type constraintFunc struct{ match func(string) bool }
 
 // DefineRegexp defines a named constraint from a regular expression (in the
 // syntax of package regexp), which must match the whole unescaped segment.

@@ -186,7 +186,7 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 	case s.constrainedBy() == nil:
 		ln.wild = c.update(ht, ln.wild, rest, rt, claim, "")
 	default:
-		con := s.constrainedBy()
+		con := s.constrainedBy().lookupCon()
 		cons := ln.constrained()
 		i := slices.IndexFunc(cons, func(x conChild) bool { return x.con.key == con.key })
 		if i < 0 {
