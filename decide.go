@@ -117,13 +117,7 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		// redirect, which does not depend on the version asked for: the
 		// new path then answers 406 (or, under SlashServe, the request is
 		// answered 406 as that path).
-		rejected := q.rejected
-		q.rejected = nil
-		srt := slashTarget(t, q.host, p, q)
-		versionless := srt == nil && q.rejected != nil && q.rejected.exact(p, true)
-		if versionless {
-			srt = q.rejected
-		}
+		srt, versionless := slashTargetAnyVersion(t, q.host, p, q)
 		if srt != nil {
 			target := escapedPath(req.URL, p, q.escaped) + "/"
 			switch {
@@ -136,7 +130,6 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 			// new path matches.
 			return verdict{kind: verdictRedirect, rt: srt, target: target}
 		}
-		q.rejected = rejected
 	}
 	switch {
 	case rt != nil:
@@ -205,18 +198,9 @@ func (t *table) decideUnclean(req *http.Request, q *query) verdict {
 	q.memo = memo
 	rt := t.match(q.host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
-		// As in decideSlow: the redirect to the path with a slash added
-		// does not depend on the version asked for.
-		rejected := q.rejected
-		q.rejected = nil
-		srt := slashTarget(t, q.host, p, q)
-		if srt == nil && q.rejected != nil && q.rejected.exact(p, true) {
-			srt = q.rejected
-		}
-		if srt != nil {
+		if srt, _ := slashTargetAnyVersion(t, q.host, p, q); srt != nil {
 			return verdict{kind: verdictRedirect, rt: srt, target: p + "/"}
 		}
-		q.rejected = rejected
 	}
 	// Invariant: p != escapedPath, since the caller found the path unclean
 	// and escaping changes neither slashes nor dots.
@@ -262,6 +246,25 @@ func slashTarget(t *table, host, p string, q *query) *route {
 		return nil
 	}
 	return rt
+}
+
+// slashTargetAnyVersion is slashTarget for a redirect, which does not
+// depend on the version asked for: if no route takes p followed by a
+// slash for q's version, it returns the one that would for another, and
+// true (versionless). A route passed over for its versions that q held
+// counts only if it matched p itself, so it is set aside for the search,
+// and put back if there is no target.
+func slashTargetAnyVersion(t *table, host, p string, q *query) (srt *route, versionless bool) {
+	rejected := q.rejected
+	q.rejected = nil
+	srt = slashTarget(t, host, p, q)
+	if srt == nil && q.rejected != nil && q.rejected.exact(p, true) {
+		return q.rejected, true
+	}
+	if srt == nil {
+		q.rejected = rejected
+	}
+	return srt, false
 }
 
 // exact reports whether rt's match of path p is exact, as net/http.ServeMux

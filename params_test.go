@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -578,67 +579,57 @@ func TestRouterAliveWhileServing(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	var got []string
-	// Each router's ServeHTTP is the last use of it.
-	func() {
-		r := New()
-		r.Mount("/o/{org}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	// read is a handler that collects, then reads the value of name and
+	// the route's version.
+	var got string
+	read := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, req *http.Request) {
 			collect()
-			got = append(got, "org="+Param(req, "org"))
-		}))
-		r.ServeHTTP(&recorder{h: http.Header{}}, &http.Request{Method: "GET", URL: &url.URL{Path: "/o/acme/repos/x"}, Header: http.Header{}})
-	}()
-	func() {
-		r := New()
-		r.Versioning(Versioning{Vendor: "acme"})
-		r.Version("v2").HandleFunc("GET /v/{id}", func(w http.ResponseWriter, req *http.Request) {
-			collect()
-			got = append(got, "id="+Param(req, "id")+" version="+RouteVersion(req))
-		})
-		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/v/7"}, Header: http.Header{"Accept": {"application/vnd.acme.v2+json"}}}
-		r.ServeHTTP(&recorder{h: http.Header{}}, req)
-	}()
-	// So does a router whose Handler's handler is the last use of it, for
-	// each kind of handler Handler returns: the route itself, the route
-	// adding Vary, and a decided answer (here, SlashServe's).
-	func() {
-		r := New()
-		r.Mount("/o/{org}", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			collect()
-			got = append(got, "org="+Param(req, "org"))
-		}))
-		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/o/acme/repos/x"}, Header: http.Header{}}
-		h, _ := r.Handler(req)
-		h.ServeHTTP(&recorder{h: http.Header{}}, req)
-	}()
-	func() {
-		r := New()
-		r.Versioning(Versioning{Vendor: "acme"})
-		r.Version("v2").HandleFunc("GET /v/{id}", func(w http.ResponseWriter, req *http.Request) {
-			collect()
-			got = append(got, "id="+Param(req, "id")+" version="+RouteVersion(req))
-		})
-		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/v/7"}, Header: http.Header{"Accept": {"application/vnd.acme.v2+json"}}}
-		h, _ := r.Handler(req)
-		h.ServeHTTP(&recorder{h: http.Header{}}, req)
-	}()
-	func() {
-		r := New()
-		r.TrailingSlash(SlashServe)
-		r.Mount("/s/{org}/", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			collect()
-			got = append(got, "org="+Param(req, "org"))
-		}))
-		req := &http.Request{Method: "GET", URL: &url.URL{Path: "/s/acme"}, Header: http.Header{}}
-		h, _ := r.Handler(req)
-		if _, ok := h.(*verdictEntry); !ok {
-			t.Fatalf("Handler gave a %T for SlashServe, want a *verdictEntry", h)
+			got = name + "=" + Param(req, name) + " version=" + RouteVersion(req)
 		}
-		h.ServeHTTP(&recorder{h: http.Header{}}, req)
-	}()
-	want := []string{"org=acme", "id=7 version=v2", "org=acme", "id=7 version=v2", "org=acme"}
-	if !slices.Equal(got, want) {
-		t.Errorf("values read after collections: %q, want %q", got, want)
+	}
+	// Each case's router is used last by what serves the request: its
+	// ServeHTTP, or the handler its Handler returned, of the kind entry
+	// (the route itself, the route adding Vary, a decided answer).
+	for _, tt := range []struct {
+		setup        func(r *Router)
+		path, accept string
+		entry        http.Handler
+		want         string
+	}{
+		{func(r *Router) { r.Mount("/o/{org}", read("org")) }, "/o/acme/repos/x", "", (*routeEntry)(nil), "org=acme version="},
+		{func(r *Router) {
+			r.Versioning(Versioning{Vendor: "acme"})
+			r.Version("v2").HandleFunc("GET /v/{id}", read("id"))
+		}, "/v/7", "application/vnd.acme.v2+json", (*varyRouteEntry)(nil), "id=7 version=v2"},
+		{func(r *Router) {
+			r.TrailingSlash(SlashServe)
+			r.Mount("/s/{org}/", read("org"))
+		}, "/s/acme", "", (*verdictEntry)(nil), "org=acme version="},
+	} {
+		for _, viaHandler := range []bool{false, true} {
+			got = ""
+			func() {
+				r := New()
+				tt.setup(r)
+				req := &http.Request{Method: "GET", URL: &url.URL{Path: tt.path}, Header: http.Header{}}
+				if tt.accept != "" {
+					req.Header.Set("Accept", tt.accept)
+				}
+				if !viaHandler {
+					r.ServeHTTP(&recorder{h: http.Header{}}, req)
+					return
+				}
+				h, _ := r.Handler(req)
+				if reflect.TypeOf(h) != reflect.TypeOf(tt.entry) {
+					t.Fatalf("GET %s: Handler gave a %T, want a %T", tt.path, h, tt.entry)
+				}
+				h.ServeHTTP(&recorder{h: http.Header{}}, req)
+			}()
+			if got != tt.want {
+				t.Errorf("GET %s (through Handler: %v): read %q after collections, want %q", tt.path, viaHandler, got, tt.want)
+			}
+		}
 	}
 }
 
