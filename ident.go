@@ -53,11 +53,12 @@ import (
 type identKind uint8
 
 const (
-	identServe    identKind = iota // the route serves the request
-	identRedirect                  // the request is redirected to a path the route matches
-	identReject                    // no version of the route accepts the request (406)
-	identStripped                  // a Mount passes the request on, its prefix stripped
-	identThrough                   // a route of a mounted Router serves the request: the full pattern
+	identServe     identKind = iota // the route serves the request
+	identRedirect                   // the request is redirected to a path the route matches
+	identReject                     // no version of the route accepts the request (406)
+	identStripped                   // a Mount passes the request on, its prefix stripped
+	identThrough                    // a route of a mounted Router serves the request: the full pattern
+	identOtherForm                  // the request the router was given, served under SlashServe as the other form of its path
 )
 
 // String returns the kind's name.
@@ -73,6 +74,8 @@ func (k identKind) String() string {
 		return "stripped"
 	case identThrough:
 		return "through"
+	case identOtherForm:
+		return "other form"
 	}
 	return "identKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -288,6 +291,34 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 	r.addIdents(nil, id)
 	ids.Store(sid, id)
 	return id
+}
+
+// otherFormID returns the identity for the request r was given, when r
+// serves it as the other form of its path under SlashServe, of id, the
+// identity that r sets as the pattern of the copy it serves: the route's
+// own (or one of a mount's full patterns) if the route serves the copy,
+// or the one for a 406 if it rejects it. It makes the identity on first
+// use.
+//
+// The request's path has a trailing slash more or less than the copy's,
+// so its segments line up with the pattern's from the start, not from the
+// end: Param reads them from the start, and gives the values the handler
+// sees.
+func (r *Router) otherFormID(id *ident) *ident {
+	if oid, ok := r.otherFormIDs.Load(id); ok {
+		return oid.(*ident)
+	}
+	r.answerMu.Lock()
+	defer r.answerMu.Unlock()
+	if oid, ok := r.otherFormIDs.Load(id); ok {
+		return oid.(*ident)
+	}
+	l := *id.l
+	l.fromStart = true
+	oid := newIdent(id.pat.str, &l, int(id.route), identOtherForm)
+	r.addIdents(nil, oid)
+	r.otherFormIDs.Store(id, oid)
+	return oid
 }
 
 // An identSet holds the identities a router has added to the registry, so

@@ -31,7 +31,13 @@ type layout struct {
 	byName *nameIndex
 	nsegs  int32 // segments in the pattern, and in every path it matches unless it ends in a multi
 	multi  bool  // the last name is a {name...} wildcard
-	tail   bool  // the pattern ends in a multi wildcard, named or not
+	// fromStart says that Param finds every value counting segments from
+	// the start of the path, never from its end: the pattern ends in a
+	// multi wildcard, named or not, so the path may have more segments
+	// than the pattern; or the layout is the copy for the request a
+	// router serves as the other form of its path, under SlashServe,
+	// whose path has a trailing slash more or less than the pattern.
+	fromStart bool
 	// asPathValues marks a pattern whose values Param reads with
 	// r.PathValue, since the request's path does not line up with it: the
 	// pattern a Mount gives the requests it passes on, whose path no
@@ -67,7 +73,7 @@ func newLayoutVar(name string, seg int) layoutVar {
 
 // init makes l the layout of p, registered for version.
 func (l *layout) init(p *pattern, version string) {
-	*l = layout{nsegs: int32(p.numSegments()), tail: p.endsInMulti(), version: version}
+	*l = layout{nsegs: int32(p.numSegments()), fromStart: p.endsInMulti(), version: version}
 	for i, s := range p.segments() {
 		if s.named() {
 			l.vars = append(l.vars, newLayoutVar(s.s, i))
@@ -174,7 +180,7 @@ func layoutHash(p *pattern, version string) uint64 {
 // fits reports whether l is the layout of p, registered for version: the
 // layout that init would make.
 func (l *layout) fits(p *pattern, version string) bool {
-	if l.asPathValues || int(l.nsegs) != p.numSegments() || l.tail != p.endsInMulti() || l.version != version {
+	if l.asPathValues || int(l.nsegs) != p.numSegments() || l.fromStart != p.endsInMulti() || l.version != version {
 		return false
 	}
 	n := 0
@@ -234,7 +240,7 @@ func sharedLayout(nsegs int32, tail bool) *layout {
 	if sharedLayouts.m == nil {
 		sharedLayouts.m = map[sharedLayoutKey]*layout{}
 	}
-	shared := &layout{nsegs: nsegs, tail: tail}
+	shared := &layout{nsegs: nsegs, fromStart: tail}
 	sharedLayouts.m[key] = shared
 	if short != nil {
 		short.Store(shared)
@@ -248,7 +254,7 @@ func sharedLayout(nsegs int32, tail bool) *layout {
 // of the prefix with the same name, as it does for the mounted Router's own
 // handlers.
 func mountedLayout(prefix *layout, nprefix int, inner *layout) *layout {
-	l := &layout{nsegs: int32(nprefix) + inner.nsegs, tail: inner.tail, multi: inner.multi, version: inner.version}
+	l := &layout{nsegs: int32(nprefix) + inner.nsegs, fromStart: inner.fromStart, multi: inner.multi, version: inner.version}
 	for _, v := range prefix.vars {
 		if inner.position(v.name) < 0 {
 			l.vars = append(l.vars, v)

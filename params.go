@@ -81,7 +81,7 @@ func Param(r *http.Request, name string) string {
 	p, escaped := requestPath(r.URL)
 	var v string
 	var ok bool
-	if nsegs := int(l.nsegs); !l.tail && idx >= nsegs/2 {
+	if nsegs := int(l.nsegs); !l.fromStart && idx >= nsegs/2 {
 		// Optimization: the path has exactly nsegs segments, and this
 		// one is closer to the end; most often it is the last.
 		if k := nsegs - 1 - idx; k == 0 {
@@ -470,7 +470,7 @@ func eachLayoutValue(r *http.Request, l *layout, yield func(string, string) bool
 	for i, lv := range l.vars {
 		var v string
 		switch {
-		case !l.tail && lv.seg >= nsegs/2:
+		case !l.fromStart && lv.seg >= nsegs/2:
 			var ok bool
 			if k := nsegs - 1 - lv.seg; k == 0 {
 				v, ok = lastSegment(p)

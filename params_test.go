@@ -1,6 +1,7 @@
 package cairn
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -279,7 +280,7 @@ func TestLayoutFits(t *testing.T) {
 // equal reports whether l and m are the same layout, byName aside (it
 // follows from the names).
 func (l *layout) equal(m *layout) bool {
-	return l.nsegs == m.nsegs && l.multi == m.multi && l.tail == m.tail && l.asPathValues == m.asPathValues &&
+	return l.nsegs == m.nsegs && l.multi == m.multi && l.fromStart == m.fromStart && l.asPathValues == m.asPathValues &&
 		l.version == m.version && slices.Equal(l.vars, m.vars)
 }
 
@@ -410,7 +411,7 @@ func TestSharedLayoutOnce(t *testing.T) {
 	for i := range 2 * maxSegs {
 		nsegs, tail := int32(i/2), i%2 == 1
 		l := got[0][i]
-		if l == nil || l.nsegs != nsegs || l.tail != tail || len(l.vars) != 0 {
+		if l == nil || l.nsegs != nsegs || l.fromStart != tail || len(l.vars) != 0 {
 			t.Fatalf("sharedLayout(%d, %v) = %+v", nsegs, tail, l)
 		}
 		for c := 1; c < callers; c++ {
@@ -774,4 +775,82 @@ func TestConstraintFuncRouterCollected(t *testing.T) {
 		}
 	}
 	t.Fatal("the router was not collected")
+}
+
+// TestParamSlashServe checks what a wrapper around the router reads from
+// the request it passed in when the router serves it, under SlashServe, as
+// the other form of its path: the values the handler saw, although the
+// path has a trailing slash more or less than the pattern, for a route,
+// the full pattern of a mounted Router's route, and a 406, with path
+// values on and off, and escaped values.
+func TestParamSlashServe(t *testing.T) {
+	describe := func(req *http.Request) string {
+		s := req.Pattern + ":"
+		for name, v := range Params(req) {
+			s += fmt.Sprintf(" %s=%q/%q", name, v, Param(req, name))
+		}
+		return s + " version=" + RouteVersion(req)
+	}
+	// inner is what the handler sees, when it differs: a mounted Router's
+	// handler sees its own pattern.
+	cases := []struct{ path, want, inner string }{
+		{"/t/one/two/", `GET /t/{a}/{b}: a="one"/"one" b="two"/"two" version=`, ""},
+		{"/t/o%2Fne/two/", `GET /t/{a}/{b}: a="o/ne"/"o/ne" b="two"/"two" version=`, ""},
+		{"/h/one/", `GET /h/{a}: a="one"/"one" version=`, ""},
+		{"/u/one/two", `GET /u/{a}/{b}/: a="one"/"one" b="two"/"two" version=`, ""},
+		{"/f", `GET /f/{p...}: p=""/"" version=`, ""},
+		{"/m/acme", `GET /m/{org}/{$}: org="acme"/"acme" version=`, `GET /{$}: version=`},
+		{"/s/one/two", `GET /s/{a}/{b}/: a="one"/"one" b="two"/"two" version=v2`, ""},
+	}
+	for _, populate := range []bool{true, false} {
+		r := New()
+		r.TrailingSlash(SlashServe)
+		r.PopulatePathValues(populate)
+		r.Versioning(Versioning{Vendor: "acme"})
+		var inner string
+		h := func(w http.ResponseWriter, req *http.Request) { inner = describe(req) }
+		for _, p := range []string{"GET /t/{a}/{b}", "GET /h/{a}", "GET /u/{a}/{b}/", "GET /f/{p...}"} {
+			r.HandleFunc(p, h)
+		}
+		r.Version("v2").HandleFunc("GET /s/{a}/{b}/", h)
+		m := New()
+		m.TrailingSlash(SlashServe)
+		m.HandleFunc("GET /{$}", h)
+		r.Mount("/m/{org}/", m)
+		// A 406 runs no handler: the middleware after routing sees what
+		// the handler would.
+		r.Use(func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				if req.URL.Path == "/s/one/two/" {
+					inner = describe(req)
+				}
+				next.ServeHTTP(w, req)
+			})
+		})
+		for _, c := range cases {
+			inner = ""
+			u, err := url.ParseRequestURI(c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := &http.Request{Method: "GET", URL: u, Header: http.Header{}}
+			w := &recorder{h: http.Header{}}
+			r.ServeHTTP(w, req)
+			if w.code != 0 && w.code != http.StatusNotAcceptable {
+				t.Fatalf("populate %v: GET %s: %d", populate, c.path, w.code)
+			}
+			if want := cmp.Or(c.inner, c.want); inner != want {
+				t.Errorf("populate %v: GET %s: the handler saw %s, want %s", populate, c.path, inner, want)
+			}
+			if got := describe(req); got != c.want {
+				t.Errorf("populate %v: GET %s: the wrapper saw %s, want %s", populate, c.path, got, c.want)
+			}
+			req = &http.Request{Method: "GET", URL: u, Header: http.Header{}}
+			handler, _ := r.Handler(req)
+			handler.ServeHTTP(&recorder{h: http.Header{}}, req)
+			if got := describe(req); got != c.want {
+				t.Errorf("populate %v: GET %s through Handler: the caller saw %s, want %s", populate, c.path, got, c.want)
+			}
+		}
+	}
 }

@@ -75,6 +75,10 @@ type Router struct {
 	answerMu    sync.Mutex
 	redirectIDs sync.Map // *ident to *ident
 	rejectIDs   sync.Map // *ident to *ident
+	// otherFormIDs maps the identity of a route's answer (its own, a
+	// mount's full pattern, or a 406) to the one for the request served
+	// as the other form of its path; see otherFormID.
+	otherFormIDs sync.Map // *ident to *ident
 }
 
 // New returns a new, empty Router. It populates [http.Request.PathValue].

@@ -198,8 +198,12 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 	}
 	if orig != req {
 		// Middleware around the router reads the pattern of the request
-		// it passed in, as with every other answer.
-		orig.Pattern = req.Pattern
+		// it passed in, as with every other answer, and Param the values
+		// the handler sees, from the path the client sent.
+		orig.Pattern = ""
+		if id := findIdent(req.Pattern); id != nil {
+			orig.Pattern = r.otherFormID(id).pat.str
+		}
 	}
 	if post := t.cfg.post; len(post) > 0 {
 		post[0].entry.ServeHTTP(w, req)
