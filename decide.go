@@ -216,7 +216,9 @@ func (t *table) decideConnect(req *http.Request, q *query) verdict {
 	*q = t.newQuery(req, req.URL.Host, p, true)
 	rt := t.match(req.URL.Host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
-		if slashTarget(t, req.URL.Host, p, q) != nil {
+		// The redirect does not depend on the version asked for, as for
+		// the other methods (see decideSlow).
+		if srt, _ := slashTargetAnyVersion(t, req.URL.Host, p, q); srt != nil {
 			// As net/http.ServeMux does, report the unescaped path
 			// redirected to.
 			return verdict{kind: verdictRedirect, target: p + "/", pattern: pathUnescape(p + "/")}

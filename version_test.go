@@ -328,35 +328,41 @@ func TestHandlerVary(t *testing.T) {
 func TestVersionedSubtreeRoot(t *testing.T) {
 	const v2 = "application/vnd.acme.v2+json"
 	for _, tt := range []struct {
+		method         string
 		policy         cairn.SlashPolicy
 		path, accept   string
 		code           int
 		body, location string
 	}{
-		{cairn.SlashRedirect, "/sub", "", 307, "", "/sub/"},
-		{cairn.SlashRedirect, "/sub", v2, 307, "", "/sub/"},
-		{cairn.SlashStrict, "/sub", "", 307, "", "/sub/"},
-		{cairn.SlashServe, "/sub", "", 406, "406 not acceptable: no version of this resource matches the request\n", ""},
-		{cairn.SlashServe, "/sub", v2, 200, "sub v2", ""},
-		{cairn.SlashStrict, "/x/../sub", "", 307, "", "/sub/"},
-		{cairn.SlashStrict, "/x/../sub", v2, 307, "", "/sub/"},
-		{cairn.SlashServe, "/./sub", "", 307, "", "/sub/"},
+		{"GET", cairn.SlashRedirect, "/sub", "", 307, "", "/sub/"},
+		{"GET", cairn.SlashRedirect, "/sub", v2, 307, "", "/sub/"},
+		{"GET", cairn.SlashStrict, "/sub", "", 307, "", "/sub/"},
+		{"GET", cairn.SlashServe, "/sub", "", 406, "406 not acceptable: no version of this resource matches the request\n", ""},
+		{"GET", cairn.SlashServe, "/sub", v2, 200, "sub v2", ""},
+		{"GET", cairn.SlashStrict, "/x/../sub", "", 307, "", "/sub/"},
+		{"GET", cairn.SlashStrict, "/x/../sub", v2, 307, "", "/sub/"},
+		{"GET", cairn.SlashServe, "/./sub", "", 307, "", "/sub/"},
+		// A CONNECT request's path is not cleaned, but the subtree's root
+		// without its slash is redirected as for the other methods.
+		{"CONNECT", cairn.SlashStrict, "/sub", "", 307, "", "/sub/"},
+		{"CONNECT", cairn.SlashStrict, "/sub", v2, 307, "", "/sub/"},
 	} {
 		r := cairn.New()
 		r.TrailingSlash(tt.policy)
 		r.Versioning(cairn.Versioning{Vendor: "acme"})
 		r.Version("v2").HandleFunc("GET /sub/", answer("sub v2"))
+		r.Version("v2").HandleFunc("CONNECT /sub/", answer("sub v2"))
 		var header []string
 		if tt.accept != "" {
 			header = []string{"Accept", tt.accept}
 		}
-		got, w := do(t, r, "GET", tt.path, header...)
+		got, w := do(t, r, tt.method, tt.path, header...)
 		if tt.code == 307 {
 			got.body = ""
 		}
 		if got.code != tt.code || got.body != tt.body || w.Header().Get("Location") != tt.location || w.Header().Get("Allow") != "" {
-			t.Errorf("policy %v, Accept %q: GET %s: %d %q Location %q Allow %q, want %d %q Location %q and no Allow",
-				tt.policy, tt.accept, tt.path, got.code, got.body, w.Header().Get("Location"), w.Header().Get("Allow"), tt.code, tt.body, tt.location)
+			t.Errorf("policy %v, Accept %q: %s %s: %d %q Location %q Allow %q, want %d %q Location %q and no Allow",
+				tt.policy, tt.accept, tt.method, tt.path, got.code, got.body, w.Header().Get("Location"), w.Header().Get("Allow"), tt.code, tt.body, tt.location)
 		}
 	}
 }
