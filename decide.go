@@ -202,6 +202,11 @@ func (t *table) decideUnclean(req *http.Request, q *query) verdict {
 			return verdict{kind: verdictRedirect, rt: srt, target: p + "/"}
 		}
 	}
+	if rt == nil && q.rejected != nil && q.rejected.exact(p, false) {
+		// As for the trailing-slash redirects, report the pattern the
+		// clean path matches, whatever the version asked for.
+		rt = q.rejected
+	}
 	// Invariant: p != escapedPath, since the caller found the path unclean
 	// and escaping changes neither slashes nor dots.
 	return verdict{kind: verdictRedirect, rt: rt, target: p}

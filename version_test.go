@@ -368,9 +368,9 @@ func TestVersionedSubtreeRoot(t *testing.T) {
 }
 
 // TestSlashRedirectVersionedPattern checks that under SlashRedirect both
-// directions of the redirect report, as r.Pattern, the pattern of the
-// route the new path leads to, when that route has versions only and the
-// request asks for none of them.
+// directions of the redirect, and the redirect of an unclean path, report,
+// as r.Pattern, the pattern of the route the new path leads to, when that
+// route has versions only and the request asks for none of them.
 func TestSlashRedirectVersionedPattern(t *testing.T) {
 	ok := func(http.ResponseWriter, *http.Request) {}
 	var seen string
@@ -391,6 +391,8 @@ func TestSlashRedirectVersionedPattern(t *testing.T) {
 		{"/teams/x", "GET /teams/{t}/{$}", http.StatusTemporaryRedirect}, // a slash added
 		{"/only/1", "GET /only/{id}", http.StatusNotAcceptable},          // where the next one leads
 		{"/only/1/", "GET /only/{id}", http.StatusTemporaryRedirect},     // a slash removed
+		{"/x/../only/1", "GET /only/{id}", http.StatusTemporaryRedirect}, // an unclean path
+		{"/x/../teams/x", "GET /teams/{t}/{$}", http.StatusTemporaryRedirect},
 	} {
 		seen = "(none)"
 		w := httptest.NewRecorder()
