@@ -169,10 +169,12 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		q.path, q.escaped = requestPath(req.URL)
 		q.req = req
 	}
+	var id *ident // the identity set as r.Pattern, if any
 	switch v.kind {
 	case verdictServe:
 		rt := v.rt
-		id, through := servedIdent(rt, req, q)
+		var through bool
+		id, through = servedIdent(rt, req, q)
 		req.Pattern = id.pat.str
 		if !through {
 			r.setPathValues(req, rt, q)
@@ -191,7 +193,8 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 			req.Pattern = r.answerID(v.rt, identRedirect).pat.str
 		}
 	case verdictReject:
-		req.Pattern = r.answerID(v.rt, identReject).pat.str
+		id = r.answerID(v.rt, identReject)
+		req.Pattern = id.pat.str
 		r.setPathValues(req, v.rt, q)
 	default:
 		req.Pattern = ""
@@ -201,7 +204,7 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		// it passed in, as with every other answer, and Param the values
 		// the handler sees, from the path the client sent.
 		orig.Pattern = ""
-		if id := findIdent(req.Pattern); id != nil {
+		if id != nil {
 			orig.Pattern = r.otherFormID(id).pat.str
 		}
 	}
