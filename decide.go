@@ -136,16 +136,20 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		return verdict{kind: verdictServe, rt: rt}
 	case q.rejected != nil:
 		return verdict{kind: verdictReject, rt: q.rejected}
-	case t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/' && t.allowed(q.host, p, q.escaped, &q.memo).set == 0:
-		// The policy's other direction: no route matches the path, so it
-		// stands for the path without its slash, if routes match that.
+	case t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/':
+		// The policy's other direction: no route takes the request, so
+		// the path stands for the path without its slash if a route takes
+		// the request there (as a slash is added for a route of the
+		// request's method), or if routes of other methods match that
+		// path and none matches this one (the request is then answered
+		// 405 there).
 		short := p[:len(p)-1]
 		sq := t.newQuery(req, q.host, short, q.escaped)
 		srt := t.match(q.host, short, false, &sq)
 		if srt != nil && !srt.exact(short, false) {
 			srt = nil
 		}
-		if srt == nil && sq.rejected == nil && t.allowed(q.host, short, q.escaped, &q.memo).set == 0 {
+		if srt == nil && sq.rejected == nil && (t.allowed(q.host, p, q.escaped, &q.memo).set != 0 || t.allowed(q.host, short, q.escaped, &q.memo).set == 0) {
 			break
 		}
 		target := escapedPath(req.URL, p, q.escaped)

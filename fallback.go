@@ -101,7 +101,11 @@ func (p SlashPolicy) String() string {
 // route serves, but would with its trailing slash added or removed. The
 // default, [SlashStrict], is net/http.ServeMux's behaviour. The policy
 // applies only when no route serves the request as it is: a route for
-// "/users/" always serves "/users/".
+// "/users/" always serves "/users/". It is decided for the request's
+// method: with "GET /items" and "POST /items/{$}", GET /items/ stands
+// for /items and POST /items for /items/. A request that no route of
+// either form takes is answered 405 for its own path if routes of other
+// methods match it, and otherwise as the other form.
 func (r *Router) TrailingSlash(p SlashPolicy) {
 	if p > SlashServe {
 		panic(fmt.Errorf("cairn: unknown trailing-slash policy %v", p))

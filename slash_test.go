@@ -60,12 +60,13 @@ func TestTrailingSlash(t *testing.T) {
 			want{200, "", "/files/ GET /files/ id="}},
 		// A route for the path as it is always serves it.
 		{"/users", want{200, "", "/users GET /users id="}, want{200, "", "/users GET /users id="}, want{200, "", "/users GET /users id="}},
-		// A route matches the path as it is, for another method: the
-		// policy does not apply.
+		// A route matches the path as it is, for another method only: the
+		// policy applies, since no route serves the request as it is, as
+		// for a slash added.
 		{"/both/",
 			want{405, "", "Method Not Allowed\n"},
-			want{405, "", "Method Not Allowed\n"},
-			want{405, "", "Method Not Allowed\n"}},
+			want{307, "/both", ""},
+			want{200, "", "/both GET /both id="}},
 		{"/nothing/", want{404, "", "404 page not found\n"}, want{404, "", "404 page not found\n"}, want{404, "", "404 page not found\n"}},
 	} {
 		for _, c := range []struct {
@@ -99,11 +100,22 @@ func TestTrailingSlashOtherMethods(t *testing.T) {
 		{cairn.SlashRedirect, "POST", "/users/", 307, "", "/users"},
 		{cairn.SlashRedirect, "OPTIONS", "/users/", 307, "", "/users"},
 		{cairn.SlashStrict, "POST", "/users/", 404, "", ""},
+		// The path with its slash has a route of another method only: the
+		// path stands for the other form if that has the method, as a
+		// slash is added.
+		{cairn.SlashServe, "GET", "/items/", 200, "", ""},
+		{cairn.SlashRedirect, "GET", "/items/", 307, "", "/items"},
+		{cairn.SlashRedirect, "POST", "/items", 307, "", "/items/"},
+		{cairn.SlashServe, "PUT", "/items/", 405, "OPTIONS, POST", ""},
+		{cairn.SlashRedirect, "PUT", "/items/", 405, "OPTIONS, POST", ""},
+		{cairn.SlashStrict, "GET", "/items/", 405, "OPTIONS, POST", ""},
 	} {
 		r := cairn.New()
 		r.Use(trace("mw"))
 		r.TrailingSlash(tt.policy)
 		r.HandleFunc("GET /users", answer("users"))
+		r.HandleFunc("GET /items", answer("items"))
+		r.HandleFunc("POST /items/{$}", answer("new item"))
 		req := httptest.NewRequest(tt.method, tt.target, nil)
 		w := httptest.NewRecorder()
 		r.ServeHTTP(w, req)
