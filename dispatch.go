@@ -38,7 +38,7 @@ import (
 // Optimization: this is the common case of resolve, without a verdict or
 // a query to fill.
 func (t *table) servedRoute(req *http.Request) *route {
-	if id := findIdent(req.Pattern); id != nil && (id.kind == identServe || id.kind == identThrough) {
+	if id := findIdent(req.Pattern); id != nil && (id.kind == identServe || id.kind == identThrough || id.kind == identOtherForm) {
 		return t.routeOf(id)
 	}
 	return nil
@@ -58,13 +58,15 @@ func servedIdent(rt *route, req *http.Request, q *query) (id *ident, through boo
 }
 
 // routeOf returns the route of t whose identity of kind identServe,
-// identThrough or identReject id is, or nil if id is none of t's router:
-// it may be another router's, or one of a route that t does not have yet.
+// identThrough, identOtherForm or identReject id is, or nil if id is none
+// of t's router: it may be another router's, or one of a route that t
+// does not have yet.
 //
 // An identity does not name its router. It is t's if the route at its
 // index is t's own and gave id for that answer: the route's own identity
-// for identServe, one its mount made for identThrough (its layout names
-// the mount), and the one answerID made for identReject.
+// for identServe, one its mount made for identThrough or identOtherForm
+// (its layout names the mount), and the one answerID made for
+// identReject.
 func (t *table) routeOf(id *ident) *route {
 	if int(id.route) >= len(t.routes) {
 		return nil
@@ -75,7 +77,11 @@ func (t *table) routeOf(id *ident) *route {
 		if rt.id == id {
 			return rt
 		}
-	case identThrough:
+	case identThrough, identOtherForm:
+		// An identity of the other form that routeOf finds is one of a
+		// mounted router's route served as the other form of its path
+		// (see mounted.through); the others are set only on the request
+		// a router was given, which it does not route again.
 		if m := rt.mount(); m != nil && id.l.through == m.self {
 			return rt
 		}

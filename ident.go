@@ -293,12 +293,13 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 	return id
 }
 
-// otherFormID returns the identity for the request r was given, when r
-// serves it as the other form of its path under SlashServe, of id, the
-// identity that r sets as the pattern of the copy it serves: the route's
-// own (or one of a mount's full patterns) if the route serves the copy,
-// or the one for a 406 if it rejects it. It makes the identity on first
-// use.
+// otherFormID returns the identity for a request that r, or a Router it
+// mounts, serves as the other form of its path under SlashServe, of id,
+// the identity of the pattern that serves the other form: the route's own
+// (or one of a mount's full patterns) if the route serves it, or the one
+// for a 406 if it rejects it. r sets it on the request it was given, and
+// a mount (see mounted.through) as the full pattern, on the request it
+// passes on. It makes the identity on first use.
 //
 // The request's path has a trailing slash more or less than the copy's,
 // so its segments line up with the pattern's from the start, not from the

@@ -200,16 +200,51 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 	}
 	iq := t.newQuery(req, host, p, q.escaped)
 	rt := t.match(host, p, false, &iq)
-	if rt == nil || rt.multi && !rt.exact(p, false) && slashTarget(t, host, p, &iq) != nil {
-		return nil
+	otherForm := false
+	if rt == nil || rt.multi && !rt.exact(p, false) {
+		// As decideSlow decides, for the route that serves the path with
+		// a slash added or removed: the inner router redirects to it, or
+		// under SlashServe serves it.
+		rejected := iq.rejected
+		srt := slashTarget(t, host, p, &iq)
+		if srt == nil && rt == nil && rejected == nil && t.cfg.slash == SlashServe {
+			srt = shortTarget(t, req, host, p, q.escaped)
+		}
+		switch {
+		case srt != nil && t.cfg.slash != SlashServe:
+			return nil
+		case srt != nil:
+			rt, otherForm = srt, true
+		case rt == nil:
+			return nil
+		}
 	}
 	id := rt.id
-	if im := rt.mount(); im != nil && im.inner != nil {
+	if im := rt.mount(); im != nil && im.inner != nil && !otherForm {
 		if tid := im.through(req, &iq); tid != nil {
 			id = tid
 		}
 	}
-	return m.throughFor(id)
+	tid := m.throughFor(id)
+	if otherForm {
+		// The path has a slash more or less than the pattern.
+		return m.r.otherFormID(tid)
+	}
+	return tid
+}
+
+// shortTarget returns the route of t that takes req, a request for the
+// path p, which ends in a slash, once the slash is removed, or nil.
+func shortTarget(t *table, req *http.Request, host, p string, escaped bool) *route {
+	if len(p) < 2 || p[len(p)-1] != '/' {
+		return nil
+	}
+	short := p[:len(p)-1]
+	sq := t.newQuery(req, host, short, escaped)
+	if rt := t.match(host, short, false, &sq); rt != nil && rt.exact(short, false) {
+		return rt
+	}
+	return nil
 }
 
 // throughFor returns the identity of the full pattern of the inner

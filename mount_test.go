@@ -441,3 +441,49 @@ func TestMountSharesPathValues(t *testing.T) {
 		}
 	}
 }
+
+// TestMountedSlashServe checks the outer router's view of a mounted Router
+// that serves the other form of a path under SlashServe: its middleware
+// and a wrapper around it see the full pattern of the route that serves,
+// and read its values with Param, with path values on and off; Allowed
+// gives the methods of that route. Under SlashRedirect, the inner router
+// redirects, and the mount's pattern is seen.
+func TestMountedSlashServe(t *testing.T) {
+	for _, policy := range []cairn.SlashPolicy{cairn.SlashServe, cairn.SlashRedirect} {
+		for _, populate := range []bool{true, false} {
+			inner := cairn.New()
+			inner.TrailingSlash(policy)
+			inner.HandleFunc("GET /repos/{name}", answer("repo"))
+			inner.HandleFunc("PUT /repos/{name}", answer("put repo"))
+			inner.HandleFunc("GET /teams/{name}/{$}", answer("team"))
+			r := cairn.New()
+			r.PopulatePathValues(populate)
+			r.Use(seeAfter)
+			r.Mount("/orgs/{org}", inner)
+			for _, c := range []struct {
+				target, after, allowed string
+			}{
+				{"/orgs/acme/repos/x/", "GET /orgs/{org}/repos/{name} org=acme name=x", "GET, HEAD, OPTIONS, PUT"},
+				{"/orgs/acme/teams/x", "GET /orgs/{org}/teams/{name}/{$} org=acme name=x", "GET, HEAD, OPTIONS"},
+			} {
+				after, code := c.after, http.StatusOK
+				if policy == cairn.SlashRedirect {
+					after, code = "/orgs/{org}/ org=acme name=", http.StatusTemporaryRedirect
+				}
+				req := httptest.NewRequest("GET", c.target, nil)
+				w := httptest.NewRecorder()
+				r.ServeHTTP(w, req)
+				wrapper := req.Pattern + " org=" + cairn.Param(req, "org") + " name=" + cairn.Param(req, "name")
+				if w.Code != code || w.Header().Get("X-After") != after || wrapper != after {
+					t.Errorf("%v, path values %v: GET %s: %d, Use saw %q after the handler, the wrapper %q; want %d and %q",
+						policy, populate, c.target, w.Code, w.Header().Get("X-After"), wrapper, code, after)
+				}
+				if policy == cairn.SlashServe {
+					if got := r.Allowed(httptest.NewRequest("OPTIONS", c.target, nil)); got != c.allowed {
+						t.Errorf("%v: Allowed for %s = %q, want %q", policy, c.target, got, c.allowed)
+					}
+				}
+			}
+		}
+	}
+}

@@ -399,6 +399,12 @@ func (r *Router) Allowed(req *http.Request) string {
 // mounted there.
 func (t *table) allowedValue(req *http.Request, q *query) string {
 	a := t.allowed(q.host, q.path, q.escaped, &q.memo)
+	if p := q.path; a.set == 0 && t.cfg.slash == SlashServe && len(p) > 1 && p[len(p)-1] == '/' {
+		// The path stands for the path without its slash (see
+		// decideSlow), as Allowed finds for its own router; this is for
+		// a Router mounted there.
+		a = t.allowed(q.host, p[:len(p)-1], q.escaped, &q.memo)
+	}
 	if a.set != 0 {
 		return t.allowHeader(a, t.cfg.options != nil)[0]
 	}
