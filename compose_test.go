@@ -504,3 +504,50 @@ func TestPatternCopiedByMiddleware(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupValuesInAnswers checks that the middleware of a group whose
+// prefix has wildcards reads their values with Param and r.PathValue in
+// the router's own answers below the prefix (404, 405, OPTIONS), as in its
+// routes, with path values on and off (the answers' values are path values
+// then too, since they have no pattern to read them from); a redirect has
+// none, as everywhere.
+func TestGroupValuesInAnswers(t *testing.T) {
+	for _, populate := range []bool{true, false} {
+		var seen string
+		r := cairn.New()
+		r.PopulatePathValues(populate)
+		g := r.Group("/orgs/{org}/teams/{team:int}", func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				seen = fmt.Sprintf("%q org=%q team=%q", req.Pattern, cairn.Param(req, "org"), cairn.Param(req, "team"))
+				next.ServeHTTP(w, req)
+			})
+		})
+		g.HandleFunc("GET /repos/{id}", func(http.ResponseWriter, *http.Request) {})
+		g.HandleFunc("GET /list/{$}", func(http.ResponseWriter, *http.Request) {})
+		for _, c := range []struct {
+			method, target string
+			code           int
+			want           string
+		}{
+			{"GET", "/orgs/acme/teams/7/repos/1", 200, `"GET /orgs/{org}/teams/{team:int}/repos/{id}" org="acme" team="7"`},
+			{"DELETE", "/orgs/acme/teams/7/repos/1", 405, `"" org="acme" team="7"`},
+			{"OPTIONS", "/orgs/a%2Fb/teams/7/repos/1", 204, `"" org="a/b" team="7"`},
+			{"GET", "/orgs/acme/teams/7/nothing", 404, `"" org="acme" team="7"`},
+			{"GET", "/orgs/acme/teams/7/list", 307, `"GET /orgs/{org}/teams/{team:int}/list/{$}" org="" team=""`},
+		} {
+			seen = "(not run)"
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, httptest.NewRequest(c.method, c.target, nil))
+			if w.Code != c.code || seen != c.want {
+				t.Errorf("path values %v: %s %s: %d, the group saw %s; want %d, %s", populate, c.method, c.target, w.Code, seen, c.code, c.want)
+			}
+		}
+		// A path that the group's constraint refuses is not the group's.
+		seen = "(not run)"
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, httptest.NewRequest("GET", "/orgs/acme/teams/x/nothing", nil))
+		if w.Code != 404 || seen != "(not run)" {
+			t.Errorf("path values %v: GET /orgs/acme/teams/x/nothing: %d, the group saw %s", populate, w.Code, seen)
+		}
+	}
+}
