@@ -365,7 +365,11 @@ func (t *table) fillQuery(req *http.Request, q *query) {
 // Allowed returns the value of the Allow header that the router would send
 // for req's path, such as "GET, HEAD, OPTIONS": the methods of the
 // patterns that match the path, whatever req's method, or "" if none does
-// (or only patterns without a method, which match every method, do).
+// (or only patterns without a method, which match every method, do). A
+// pattern without a method that matches too (a Mount's, say) adds nothing:
+// it serves the methods the list lacks, so the router sends the list in
+// no answer for the path, unless the mounted handler is a Router, whose
+// 405 and OPTIONS answers give its own routes' methods.
 // A middleware that answers CORS preflight requests can read the methods
 // from it; the router sets the Allow header of its 405 and OPTIONS answers
 // only after the middleware has run, so that a middleware that refuses a
