@@ -279,6 +279,21 @@ func (l *leaf) route(q *query) *route {
 	return l.any()
 }
 
+// firstRoute returns the first route of l if it is the route for the
+// verb v, not 0, and l has no versions; or nil, and then route must be
+// asked.
+//
+// Optimization: small enough to be inlined where a lookup ends, so that
+// the common case, a leaf whose one route has the request's method, costs
+// no call (route costs two).
+func (l *leaf) firstRoute(v verb) *route {
+	// For verb 0 (unknown), i wraps around, out of byVerb's range.
+	if i := uint(v) - 1; i < uint(len(l.byVerb)) && l.byVerb[i] == 1 && l.flags&leafVersioned == 0 {
+		return l.first[0]
+	}
+	return nil
+}
+
 // routeVerb is route for a leaf without versions and a request whose
 // method has verb v, not 0.
 func (l *leaf) routeVerb(v verb) *route {
@@ -566,6 +581,9 @@ func (n *lookupNode) lookup(p string, slash bool, q *query) *route {
 		if !slash {
 			if n.leaf == nil {
 				return nil
+			}
+			if rt := n.leaf.firstRoute(q.verb); rt != nil {
+				return rt
 			}
 			return n.leaf.route(q)
 		}

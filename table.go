@@ -192,6 +192,9 @@ func (ht *hostTree) staticRoute(m, p string) (rt *route, miss bool) {
 	if l == nil {
 		return nil, true
 	}
+	if rt = l.firstRoute(v); rt != nil {
+		return rt, false
+	}
 	if l.versioned() {
 		return nil, false
 	}

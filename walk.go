@@ -39,7 +39,10 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			if n.leaf == nil {
 				return nil, !alt
 			}
-			rt := n.leaf.route(q)
+			rt := n.leaf.firstRoute(q.verb)
+			if rt == nil {
+				rt = n.leaf.route(q)
+			}
 			return rt, rt != nil || !alt
 		}
 		ml := n.multiLeaf()
