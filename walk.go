@@ -45,17 +45,18 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			}
 			return rt, rt != nil || !alt
 		}
-		ml := n.multiLeaf()
-		multi := ml != nil
+		// Optimization: n's multi is looked at only where it matters,
+		// not at every step, which kept it on the stack across the loop.
 		if len(p) == 1 {
 			// The trailing slash: {$}, else the multi.
 			q.steps++
+			ml := n.multiLeaf()
 			if c := n.child("/"); c != nil {
-				alt = alt || multi
+				alt = alt || ml != nil
 				n, p = c, ""
 				continue
 			}
-			if multi {
+			if ml != nil {
 				rt := ml.route(q)
 				return rt, rt != nil || !alt
 			}
@@ -95,7 +96,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		if c != nil {
 			q.steps++
-			alt = alt || multi || n.wild != nil || n.constrained() != nil
+			alt = alt || n.wild != nil || n.constrained() != nil || n.multiLeaf() != nil
 			n, p = c, rest
 			continue
 		}
@@ -120,7 +121,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			}
 			if only != nil {
 				q.steps++
-				alt = alt || multi || n.wild != nil
+				alt = alt || n.wild != nil || n.multiLeaf() != nil
 				n, p = only, rest
 				continue
 			}
@@ -130,11 +131,11 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			if seg == "" {
 				_, rest = nextSegment(p)
 			}
-			alt = alt || multi
+			alt = alt || n.multiLeaf() != nil
 			n, p = n.wild, rest
 			continue
 		}
-		if multi {
+		if ml := n.multiLeaf(); ml != nil {
 			rt := ml.route(q)
 			return rt, rt != nil || !alt
 		}
