@@ -1,5 +1,7 @@
 package cairn
 
+import "math/bits"
+
 // This file holds walk, the loop that routes most requests before lookup
 // (see lookup.go) is needed: it follows, segment by segment, the branch of
 // the lookup tree that lookup would try first, and matches literal
@@ -129,7 +131,24 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		q.steps++
 		if n.wild != nil {
 			if seg == "" {
-				_, rest = nextSegment(p)
+				// Optimization: nextSegment without its call for a
+				// segment that ends in the eight bytes after p's '/',
+				// or, when p has four to eight bytes after it, in
+				// them (midWord pads them with zeros, not '/').
+				switch {
+				case len(p) >= 9:
+					if m := slashMask(word(p, 1)); m != 0 {
+						rest = p[1+bits.TrailingZeros64(m)/8:]
+					} else {
+						_, rest = nextSegment(p)
+					}
+				case len(p) >= 5:
+					if m := slashMask(midWord(p[1:])); m != 0 {
+						rest = p[1+bits.TrailingZeros64(m)/8:]
+					}
+				default:
+					_, rest = nextSegment(p)
+				}
 			}
 			alt = alt || n.multiLeaf() != nil
 			n, p = n.wild, rest
