@@ -186,7 +186,9 @@ func (sl *identSlots) slot(key *byte) uintptr {
 	// whose low ones vary little (most keys are a few bytes apart in a
 	// router's blocks of patterns, or aligned allocations), to the top
 	// ones kept.
-	return uintptr(uint64(uintptr(unsafe.Pointer(key)))*0x9E3779B97F4A7C15) >> sl.shift
+	// The shift is below 64 (see grow); masking it says so to the
+	// compiler, which then drops its check for larger shifts.
+	return uintptr(uint64(uintptr(unsafe.Pointer(key)))*0x9E3779B97F4A7C15) >> (sl.shift & 63)
 }
 
 // add adds id, whose key no identity present has.
