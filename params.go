@@ -81,13 +81,18 @@ func Param(r *http.Request, name string) string {
 	p, escaped := requestPath(r.URL)
 	var v string
 	var ok bool
-	if nsegs := int(l.nsegs); !l.fromStart && idx >= nsegs/2 {
+	if nsegs := int(l.nsegs); !l.fromStart && idx >= int(uint32(nsegs)/2) {
 		// Optimization: the path has exactly nsegs segments, and this
-		// one is closer to the end; most often it is the last.
-		if k := nsegs - 1 - idx; k == 0 {
-			v, ok = lastSegment(p)
-		} else {
+		// one is closer to the end; most often it is the last, whose
+		// slash is most often in the path's last eight bytes: then it
+		// is found here, without lastSegment's call. (nsegs is not
+		// negative: halved unsigned, it takes one shift.)
+		if k := nsegs - 1 - idx; k != 0 {
 			v, ok = segmentFromEnd(p, k)
+		} else if m := slashMask(lastWordOrZero(p)); m != 0 {
+			v, ok = p[len(p)-8+(63-bits.LeadingZeros64(m))/8+1:], true
+		} else {
+			v, ok = lastSegment(p)
 		}
 	} else {
 		v, ok = segmentAt(p, idx, l.multi && i == len(l.vars)-1)
@@ -356,6 +361,15 @@ func word(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// lastWordOrZero returns lastWord(s) if s has at least eight bytes, or
+// else 0, a word without slashes.
+func lastWordOrZero(s string) uint64 {
+	if len(s) < 8 {
+		return 0
+	}
+	return word(s, len(s)-8)
 }
 
 // lastWord returns the last eight bytes of s, which has at least eight,
