@@ -303,7 +303,7 @@ func (l *layout) position(name string) int {
 	if len(name) >= 4 {
 		w = midWord(name)
 	} else {
-		w = keyWord(name)
+		w = shortWord(name)
 	}
 	for i, v := range l.vars {
 		if v.word == w && len(v.name) == len(name) {

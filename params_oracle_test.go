@@ -182,8 +182,8 @@ func TestNameIndexOracle(t *testing.T) {
 
 // TestNameWordOracle checks that two names of the same length, from one
 // to eight bytes, have the same keyWord exactly when they are equal (as
-// layoutVar.word relies on), that midWord gives keyWord from four bytes
-// on, and that two of nine to sixteen bytes have the same first and last
+// layoutVar.word relies on), that shortWord gives keyWord up to three
+// bytes and midWord from four on, and that two of nine to sixteen bytes have the same first and last
 // words exactly when they are equal (as layout.position and literalPrefix
 // rely on), for random names over a small alphabet (so that many pairs
 // share bytes).
@@ -202,6 +202,9 @@ func TestNameWordOracle(t *testing.T) {
 		same := keyWord(a) == keyWord(b)
 		if n >= 4 && n <= 8 && (midWord(a) != keyWord(a) || midWord(b) != keyWord(b)) {
 			t.Fatalf("%q, %q: midWord differs from keyWord", a, b)
+		}
+		if n <= 3 && (shortWord(a) != keyWord(a) || shortWord(b) != keyWord(b)) {
+			t.Fatalf("%q, %q: shortWord differs from keyWord", a, b)
 		}
 		if n > 8 {
 			same = same && lastWord(a) == lastWord(b)

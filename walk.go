@@ -224,7 +224,7 @@ func (n *lookupNode) literalPrefix(p string) (*lookupNode, string) {
 	case n >= 4:
 		w = midWord(p[1:])
 	default:
-		w = keyWord(p[1:])
+		w = shortWord(p[1:])
 	}
 	// Invariant: keys with the same first byte are adjacent.
 	for ; i < len(n.lits) && byte(n.lits[i].word) == c; i++ {
@@ -266,6 +266,16 @@ func midWord(s string) uint64 {
 	t := s[len(s)-4:]
 	return uint64(uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16|uint32(s[3])<<24) |
 		uint64(uint32(t[0])|uint32(t[1])<<8|uint32(t[2])<<16|uint32(t[3])<<24)<<(8*(len(s)-4))
+}
+
+// shortWord is keyWord for a string s of one to three bytes, read as its
+// first, middle and last bytes, which for such a string are each at its
+// own place or the same byte twice at the same place.
+//
+// Optimization: three loads and no loop, where keyWord loops once a byte.
+func shortWord(s string) uint64 {
+	n := uint(len(s)) >> 1
+	return uint64(s[0]) | uint64(s[n])<<(8*n) | uint64(s[len(s)-1])<<(8*uint(len(s)-1))
 }
 
 // keyWord returns the first eight bytes of s, the first in the low byte,
