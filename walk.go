@@ -35,6 +35,82 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 	// would try after the one walk took: then only lookup may say that
 	// nothing matches.
 	alt := false
+	if !q.escaped {
+		// Optimization: the steps of most paths, through nodes that have
+		// nothing but literal children and a wildcard (n.more is nil),
+		// are taken in this loop, which calls nothing but literalPrefix,
+		// so that its variables stay in registers. It takes the steps
+		// that the loop below takes at such nodes: the literal child
+		// whose key is the segment, else, at a node without literal
+		// children, the wildcard. It leaves to that loop the end of the
+		// path, a segment that is empty or starts with '.', a segment
+		// that no literal child has as its key, and a wildcard's segment
+		// that does not end within the eight bytes after its slash.
+	fast:
+		for len(p) >= 2 && n.more == nil {
+			if b := p[1]; b == '/' || b == '.' {
+				break
+			}
+			if len(n.lits) == 1 {
+				// literalPrefix for one key of up to eight bytes,
+				// without its call.
+				l := &n.lits[0]
+				end := 1 + len(l.key)
+				if len(l.key) > 8 || len(p) < end || len(p) > end && p[end] != '/' {
+					break
+				}
+				// The eight bytes after p's slash, padded with zeros,
+				// as keyWord gives them.
+				var w uint64
+				switch {
+				case len(p) >= 9:
+					w = word(p, 1)
+				case len(p) >= 5:
+					w = midWord(p[1:])
+				default:
+					w = shortWord(p[1:])
+				}
+				if !l.startsWord(w) {
+					break
+				}
+				q.steps++
+				alt = alt || n.wild != nil
+				n, p = l.node, p[end:]
+				continue
+			}
+			if len(n.lits) > 1 {
+				c, rest := n.literalPrefix(p)
+				if c == nil {
+					break
+				}
+				q.steps++
+				alt = alt || n.wild != nil
+				n, p = c, rest
+				continue
+			}
+			if n.wild == nil {
+				break
+			}
+			rest := ""
+			switch {
+			case len(p) >= 9:
+				m := slashMask(word(p, 1))
+				if m == 0 {
+					break fast
+				}
+				rest = p[1+bits.TrailingZeros64(m)/8:]
+			case len(p) >= 5:
+				// midWord pads with zeros, which are not '/'.
+				if m := slashMask(midWord(p[1:])); m != 0 {
+					rest = p[1+bits.TrailingZeros64(m)/8:]
+				}
+			default:
+				break fast
+			}
+			q.steps++
+			n, p = n.wild, rest
+		}
+	}
 	for {
 		if p == "" {
 			q.steps++
