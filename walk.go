@@ -45,7 +45,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		// children, the wildcard. It leaves to that loop the end of the
 		// path, a segment that is empty or starts with '.', a segment
 		// that no literal child has as its key, and a wildcard's segment
-		// that does not end within the eight bytes after its slash.
+		// that goes on past the eight bytes after its slash.
 	fast:
 		for len(p) >= 2 && n.more == nil {
 			if b := p[1]; b == '/' || b == '.' {
@@ -105,7 +105,10 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 					rest = p[1+bits.TrailingZeros64(m)/8:]
 				}
 			default:
-				break fast
+				// As does shortWord.
+				if m := slashMask(shortWord(p[1:])); m != 0 {
+					rest = p[1+bits.TrailingZeros64(m)/8:]
+				}
 			}
 			q.steps++
 			n, p = n.wild, rest
