@@ -45,7 +45,7 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		// children, the wildcard. It leaves to that loop the end of the
 		// path, a segment that is empty or starts with '.', a segment
 		// that no literal child has as its key, and a wildcard's segment
-		// that goes on past the eight bytes after its slash.
+		// that goes on past the sixteen bytes after its slash.
 	fast:
 		for len(p) >= 2 && n.more == nil {
 			if b := p[1]; b == '/' || b == '.' {
@@ -94,11 +94,20 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 			rest := ""
 			switch {
 			case len(p) >= 9:
-				m := slashMask(word(p, 1))
-				if m == 0 {
-					break fast
+				if m := slashMask(word(p, 1)); m != 0 {
+					rest = p[1+bits.TrailingZeros64(m)/8:]
+				} else if len(p) >= 17 {
+					// A segment of nine to sixteen bytes.
+					m = slashMask(word(p, 9))
+					if m == 0 {
+						break fast
+					}
+					rest = p[9+bits.TrailingZeros64(m)/8:]
+				} else if m = slashMask(word(p, len(p)-8)); m != 0 {
+					// p's last eight bytes, which overlap the eight
+					// just searched.
+					rest = p[len(p)-8+bits.TrailingZeros64(m)/8:]
 				}
-				rest = p[1+bits.TrailingZeros64(m)/8:]
 			case len(p) >= 5:
 				// midWord pads with zeros, which are not '/'.
 				if m := slashMask(midWord(p[1:])); m != 0 {
