@@ -91,6 +91,13 @@ func Param(r *http.Request, name string) string {
 			v, ok = segmentFromEnd(p, k)
 		} else if m := slashMask(lastWordOrZero(p)); m != 0 {
 			v, ok = p[len(p)-8+(63-bits.LeadingZeros64(m))/8+1:], true
+		} else if len(p) >= 16 {
+			// The eight bytes before those.
+			if m = slashMask(word(p, len(p)-16)); m != 0 {
+				v, ok = p[len(p)-16+(63-bits.LeadingZeros64(m))/8+1:], true
+			} else {
+				v, ok = lastSegment(p)
+			}
 		} else {
 			v, ok = lastSegment(p)
 		}
