@@ -1,7 +1,5 @@
 package cairn
 
-import "math/bits"
-
 // This file holds walk, the loop that routes most requests before lookup
 // (see lookup.go) is needed: it follows, segment by segment, the branch of
 // the lookup tree that lookup would try first, and matches literal
@@ -10,6 +8,8 @@ import "math/bits"
 // the route; for "POST /a/b" it takes "a", then "b", finds no POST route
 // there and, since lookup would back up to {x}, leaves the request to
 // lookup.
+
+import "math/bits"
 
 // walk is lookup for a path that no backing up can change: it follows one
 // branch of the tree, in a loop, and reports whether it decided the
