@@ -37,17 +37,18 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 	alt := false
 	if !q.escaped {
 		// Optimization: the steps of most paths, through nodes that have
-		// nothing but literal children and a wildcard (n.more is nil),
-		// are taken in this loop, which calls nothing but literalPrefix,
-		// so that its variables stay in registers. It takes the steps
-		// that the loop below takes at such nodes: the literal child
-		// whose key is the segment, else, at a node without literal
-		// children, the wildcard. It leaves to that loop the end of the
-		// path, a segment that is empty or starts with '.', a segment
-		// that no literal child has as its key, and a wildcard's segment
-		// that goes on past the sixteen bytes after its slash.
+		// nothing but literal children and a wildcard (n.more is nil or
+		// plain), are taken in this loop, which calls nothing but
+		// literalPrefix, so that its variables stay in registers. It
+		// takes the steps that the loop below takes at such nodes: the
+		// literal child whose key is the segment, else, at a node
+		// without literal children, the wildcard. It leaves to that
+		// loop the end of the path, a segment that is empty or starts
+		// with '.', a segment that no literal child has as its key, and
+		// a wildcard's segment that goes on past the sixteen bytes after
+		// its slash.
 	fast:
-		for len(p) >= 2 && n.more == nil {
+		for len(p) >= 2 && (n.more == nil || n.more.plain()) {
 			if b := p[1]; b == '/' || b == '.' {
 				break
 			}
@@ -248,6 +249,14 @@ func (n *lookupNode) walk(p string, q *query) (*route, bool) {
 		}
 		return nil, !alt
 	}
+}
+
+// plain reports whether m holds nothing that walk's first loop must look
+// at: no multi, no constrained children, no litMap and no key with a
+// slash, only what literalPrefix reads itself (litIndex) or what walk does
+// not read (claims).
+func (m *nodeMore) plain() bool {
+	return m.multi == nil && m.cons == nil && m.litMap == nil && !m.litSlash
 }
 
 // escapedChild returns the literal child of n for the escaped segment seg,
