@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -180,6 +181,77 @@ func TestWalkOracle(t *testing.T) {
 			p := string(b)
 			m := []string{"GET", "POST", "HEAD", "PUT"}[rng.IntN(4)]
 			q1 := query{method: m, verb: verbOf(m), checkClean: true, escaped: strings.Contains(p, "%")}
+			q2 := q1
+			got := tbl.noHost.match(p, false, &q1)
+			want := tbl.noHost.root.lookup(p, false, &q2)
+			if got != want || q1.unclean != q2.unclean {
+				var routes []string
+				for _, rt := range tbl.routes {
+					routes = append(routes, rt.id.pat.str)
+				}
+				t.Fatalf("routes %q, %s %s: got %v (unclean %v), want %v (unclean %v)",
+					routes, m, p, got, q1.unclean, want, q2.unclean)
+			}
+		}
+	}
+}
+
+// TestWalkOracleWide is TestWalkOracle for trees with wide nodes: more
+// literal children than walk scans by first byte (a litIndex), or than
+// fit its scan at all (a litMap), beside wildcards, with values of one to
+// twenty bytes, so that walk's first loop takes and leaves steps at every
+// kind of node.
+func TestWalkOracleWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var lits []string
+	for i := range 40 {
+		// Keys that share first bytes and lengths, of 1 to 12 bytes.
+		lits = append(lits, strings.Repeat(string(rune('a'+i%5)), 1+i%12)+strconv.Itoa(i/5))
+	}
+	wild := []string{"{x}", "{y}", "{n:int}", "{r...}", "{$}"}
+	h := http.NotFoundHandler()
+	for range 400 {
+		r := New()
+		nlits := 2 + rng.IntN(len(lits)-2)
+		for range 10 + rng.IntN(60) {
+			var b []byte
+			for k := range 1 + rng.IntN(4) {
+				s := lits[rng.IntN(nlits)]
+				if rng.IntN(4) == 0 {
+					s = wild[rng.IntN(len(wild))]
+				}
+				b = append(b, '/')
+				b = append(b, s...)
+				if s == "{r...}" || s == "{$}" || k > 0 && rng.IntN(6) == 0 {
+					break
+				}
+			}
+			pat := []string{"GET ", "POST ", ""}[rng.IntN(3)] + string(b)
+			func() {
+				defer func() { recover() }() // conflicts
+				r.Handle(pat, h)
+			}()
+		}
+		tbl := r.current()
+		for range 60 {
+			var b []byte
+			for range 1 + rng.IntN(5) {
+				b = append(b, '/')
+				switch rng.IntN(4) {
+				case 0:
+					b = append(b, strings.Repeat("v", rng.IntN(21))...)
+				case 1:
+					b = append(b, ".."[:rng.IntN(3)]...)
+				default:
+					b = append(b, lits[rng.IntN(len(lits))]...)
+				}
+			}
+			if rng.IntN(5) == 0 {
+				b = append(b, '/')
+			}
+			p := string(b)
+			m := []string{"GET", "POST", "HEAD"}[rng.IntN(3)]
+			q1 := query{method: m, verb: verbOf(m), checkClean: true}
 			q2 := q1
 			got := tbl.noHost.match(p, false, &q1)
 			want := tbl.noHost.root.lookup(p, false, &q2)
