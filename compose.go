@@ -182,11 +182,7 @@ type groupNode struct {
 	// ("HOST/PATH/"); nil otherwise. claimed is set, under r.mu, once the
 	// claim is in the router's trees, which happens when the first route
 	// is registered through the node.
-	prefix *pattern
-	// values is, for a node that claims and whose prefix has wildcards,
-	// their layout, from which the router's own answers below the prefix
-	// get their values (see table.dispatch); nil otherwise.
-	values  *layout
+	prefix  *pattern
 	claimed bool
 	loc     location // where the group was made
 }
@@ -207,10 +203,7 @@ type groupNode struct {
 // them (404, 405, automatic OPTIONS, 406 and redirects) run the group's
 // middleware too, so an authentication middleware answers a stranger's
 // request for /admin/anything before the router tells which routes exist.
-// In the 404, 405 and OPTIONS answers, which have no pattern, the values of
-// the prefix's wildcards are set as path values for the group's
-// middleware, so that [Param] and r.PathValue read them there as in the
-// routes. Two groups with different middleware may not cover the same prefix;
+// Two groups with different middleware may not cover the same prefix;
 // registering through the second panics.
 //
 // Group panics with an error if the prefix is malformed (a method or
@@ -260,10 +253,6 @@ func (g *Group) group(prefix string, mw []Middleware, loc location) *Group {
 		n := g.node.derive(g.r, mw, loc)
 		if host != "" || path != "" {
 			n.prefix = pat
-			if pat.wildcards() > 0 {
-				n.values = new(layout)
-				n.values.init(pat, "")
-			}
 		}
 		ng.node = n
 	}

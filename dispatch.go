@@ -143,20 +143,8 @@ func (t *table) resolve(req *http.Request, q *query) verdict {
 // dispatch serves req, for which the router decided v, described by q:
 // through the middleware of the groups that wrap it, then the answer.
 func (t *table) dispatch(w http.ResponseWriter, req *http.Request, v *verdict, q *query) {
-	if v.kind == verdictServe {
-		if hops := v.rt.hops(); len(hops) > 0 {
-			hops[0].entry.ServeHTTP(w, req)
-			return
-		}
-	} else if g := t.claim(v, q); g != nil {
-		if g.values != nil && (v.kind == verdictNone || v.kind == verdictNotFound) {
-			// A 404, 405 or OPTIONS answer has no pattern, and so no
-			// values: the group's middleware reads those of its prefix
-			// as path values, as a Mount's handler does. A redirect has
-			// none, as everywhere; a 406 has its route's.
-			setPathValues(req, g.values, q.path, q.escaped)
-		}
-		g.hops[0].entry.ServeHTTP(w, req)
+	if hops := t.hops(v, q); len(hops) > 0 {
+		hops[0].entry.ServeHTTP(w, req)
 		return
 	}
 	t.answer(w, req, v, q)
@@ -168,25 +156,17 @@ func (t *table) hops(v *verdict, q *query) []*groupNode {
 	if v.kind == verdictServe {
 		return v.rt.hops()
 	}
-	if g := t.claim(v, q); g != nil {
-		return g.hops
-	}
-	return nil
-}
-
-// claim returns the group that claims the path of a request for which the
-// router decided v, described by q, when v is its own answer: the path
-// redirected to for a redirect, the path itself otherwise. It returns nil
-// if no group claims the path, or v is to serve a route.
-func (t *table) claim(v *verdict, q *query) *groupNode {
-	if v.kind == verdictServe || !t.claims {
+	if !t.claims {
 		return nil
 	}
 	host, p, escaped := q.host, q.path, q.escaped
 	if v.kind == verdictRedirect {
 		p, escaped = v.target, true
 	}
-	return t.claimFor(host, p, escaped, &q.memo)
+	if g := t.claimFor(host, p, escaped, &q.memo); g != nil {
+		return g.hops
+	}
+	return nil
 }
 
 // A groupHop ends the chain of a group's middleware: it passes the request
