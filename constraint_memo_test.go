@@ -92,3 +92,43 @@ func BenchmarkLongSegmentMiss(b *testing.B) {
 		r.ServeHTTP(w, req)
 	}
 }
+
+// TestConstraintOncePerMissSlash is TestConstraintOncePerMiss under the
+// policies that look up a path with a trailing slash again without it: the
+// second lookup reuses the answers of the first.
+func TestConstraintOncePerMissSlash(t *testing.T) {
+	const longLen = 1000
+	long := strings.Repeat("z", longLen)
+	for _, policy := range []SlashPolicy{SlashRedirect, SlashServe} {
+		var calls atomic.Int64
+		r := New()
+		r.TrailingSlash(policy)
+		r.DefineConstraint("c", func(s string) bool {
+			if len(s) >= longLen {
+				calls.Add(1)
+			}
+			return strings.HasPrefix(s, "c-")
+		})
+		r.HandleFunc("POST /m/{x:c}/{$}", func(http.ResponseWriter, *http.Request) {})
+		r.HandleFunc("GET /t/{x:c}", func(http.ResponseWriter, *http.Request) {})
+		serve := http.StatusOK
+		if policy == SlashRedirect {
+			serve = http.StatusTemporaryRedirect
+		}
+		for _, tt := range []struct {
+			method, path string
+			code         int
+		}{
+			{"GET", "/m/c-" + long + "/", http.StatusMethodNotAllowed},
+			{"GET", "/m/" + long + "/", http.StatusNotFound},
+			{"GET", "/t/c-" + long + "/", serve},
+		} {
+			calls.Store(0)
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, httptest.NewRequest(tt.method, tt.path, nil))
+			if w.Code != tt.code || calls.Load() > 1 {
+				t.Errorf("%v: %s %.20s...: %d, the constraint ran %d times; want %d, once", policy, tt.method, tt.path, w.Code, calls.Load(), tt.code)
+			}
+		}
+	}
+}

@@ -145,7 +145,11 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		// 405 there).
 		short := p[:len(p)-1]
 		sq := t.newQuery(req, q.host, short, q.escaped)
+		// The answers of constraints for the long segments of the path
+		// hold for the shorter one, and the other way round.
+		sq.memo = q.memo
 		srt := t.match(q.host, short, false, &sq)
+		q.memo = sq.memo
 		if srt != nil && !srt.exact(short, false) {
 			srt = nil
 		}
