@@ -206,12 +206,13 @@ func (m *mounted) through(req *http.Request, q *query) *ident {
 		// a slash added or removed: the inner router redirects to it, or
 		// under SlashServe serves it.
 		rejected := iq.rejected
-		srt := slashTarget(t, host, p, &iq)
+		srt, versionless := slashTargetAnyVersion(t, host, p, &iq)
 		if srt == nil && rt == nil && rejected == nil && t.cfg.slash == SlashServe {
 			srt = shortTarget(t, req, host, p, q.escaped)
 		}
 		switch {
-		case srt != nil && t.cfg.slash != SlashServe:
+		case srt != nil && (t.cfg.slash != SlashServe || versionless):
+			// A redirect, or a 406 for the other form.
 			return nil
 		case srt != nil:
 			rt, otherForm = srt, true

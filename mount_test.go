@@ -487,3 +487,28 @@ func TestMountedSlashServe(t *testing.T) {
 		}
 	}
 }
+
+// TestMountedSlashVersionless checks that the outer router reports the
+// mount's pattern when the mounted Router redirects a path (or, under
+// SlashServe, answers 406 for its other form) because only a route with
+// versions the request does not ask for takes the path with a slash added,
+// not the pattern of the route that matched the path as it is.
+func TestMountedSlashVersionless(t *testing.T) {
+	for _, c := range []struct {
+		policy cairn.SlashPolicy
+		code   int
+	}{{cairn.SlashStrict, http.StatusTemporaryRedirect}, {cairn.SlashServe, http.StatusNotAcceptable}} {
+		inner := cairn.New()
+		inner.TrailingSlash(c.policy)
+		inner.Versioning(cairn.Versioning{Header: "X-V"})
+		inner.HandleFunc("GET /{rest...}", answer("rest"))
+		inner.Version("v2").HandleFunc("GET /items/{$}", answer("items v2"))
+		r := cairn.New()
+		r.Use(seeAfter)
+		r.Mount("/m", inner)
+		_, w := do(t, r, "GET", "/m/items")
+		if want := "/m/ org= name="; w.Code != c.code || w.Header().Get("X-After") != want {
+			t.Errorf("%v: GET /m/items: %d, Use saw %q; want %d, %q", c.policy, w.Code, w.Header().Get("X-After"), c.code, want)
+		}
+	}
+}
