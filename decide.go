@@ -153,7 +153,7 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 		if srt != nil && !srt.exact(short, false) {
 			srt = nil
 		}
-		if srt == nil && sq.rejected == nil && (t.allowed(q.host, p, q.escaped, &q.memo).set != 0 || t.allowed(q.host, short, q.escaped, &q.memo).set == 0) {
+		if srt == nil && sq.rejected == nil && (t.ownAllowed(q.host, p, q.escaped, &q.memo).set != 0 || t.allowed(q.host, short, q.escaped, &q.memo).set == 0) {
 			break
 		}
 		target := escapedPath(req.URL, p, q.escaped)

@@ -376,7 +376,10 @@ func (t *table) fillQuery(req *http.Request, q *query) {
 // request (with 401, say) does not tell which methods exist.
 //
 // Under [SlashServe], the path is the one the router would serve req as:
-// /items/1/ stands for /items/1 when only that has routes.
+// /items/1/ stands for /items/1 when only that has routes. Under
+// SlashRedirect and SlashServe, the list for a path that ends in a slash
+// also has the methods of the path without it, which it stands for (as
+// the 405 and OPTIONS answers' Allow has them).
 //
 // Allocation: none, once the router has answered with the same set of
 // methods, unless the router has more than 63 methods (or, under
@@ -403,12 +406,6 @@ func (r *Router) Allowed(req *http.Request) string {
 // mounted there.
 func (t *table) allowedValue(req *http.Request, q *query) string {
 	a := t.allowed(q.host, q.path, q.escaped, &q.memo)
-	if p := q.path; a.set == 0 && t.cfg.slash == SlashServe && len(p) > 1 && p[len(p)-1] == '/' {
-		// The path stands for the path without its slash (see
-		// decideSlow), as Allowed finds for its own router; this is for
-		// a Router mounted there.
-		a = t.allowed(q.host, p[:len(p)-1], q.escaped, &q.memo)
-	}
 	if a.set != 0 {
 		return t.allowHeader(a, t.cfg.options != nil)[0]
 	}

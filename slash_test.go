@@ -106,8 +106,10 @@ func TestTrailingSlashOtherMethods(t *testing.T) {
 		{cairn.SlashServe, "GET", "/items/", 200, "", ""},
 		{cairn.SlashRedirect, "GET", "/items/", 307, "", "/items"},
 		{cairn.SlashRedirect, "POST", "/items", 307, "", "/items/"},
-		{cairn.SlashServe, "PUT", "/items/", 405, "OPTIONS, POST", ""},
-		{cairn.SlashRedirect, "PUT", "/items/", 405, "OPTIONS, POST", ""},
+		// Its 405 and OPTIONS answers list the methods of both forms.
+		{cairn.SlashServe, "PUT", "/items/", 405, "GET, HEAD, OPTIONS, POST", ""},
+		{cairn.SlashRedirect, "PUT", "/items/", 405, "GET, HEAD, OPTIONS, POST", ""},
+		{cairn.SlashServe, "OPTIONS", "/items/", 204, "GET, HEAD, OPTIONS, POST", ""},
 		{cairn.SlashStrict, "GET", "/items/", 405, "OPTIONS, POST", ""},
 	} {
 		r := cairn.New()
@@ -126,6 +128,14 @@ func TestTrailingSlashOtherMethods(t *testing.T) {
 		// The caller's request is not changed.
 		if req.URL.Path != tt.target {
 			t.Errorf("%v: %s %s: the request's path became %q", tt.policy, tt.method, tt.target, req.URL.Path)
+		}
+		// Allowed gives the methods of the answers, whatever the method.
+		want := tt.allow
+		if tt.target == "/items/" && tt.policy != cairn.SlashStrict {
+			want = "GET, HEAD, OPTIONS, POST"
+		}
+		if got := r.Allowed(httptest.NewRequest(tt.method, tt.target, nil)); want != "" && got != want {
+			t.Errorf("%v: %s %s: Allowed %q, want %q", tt.policy, tt.method, tt.target, got, want)
 		}
 		h, _ := r.Handler(httptest.NewRequest(tt.method, tt.target, nil))
 		w2 := httptest.NewRecorder()
@@ -200,5 +210,32 @@ func TestSlashServePattern(t *testing.T) {
 	}
 	if req.URL.Path != "/users/" {
 		t.Errorf("the caller's request was changed: path %q", req.URL.Path)
+	}
+}
+
+// TestAllowedSlashCatchAll checks that a path with a trailing slash that a
+// pattern without a method matches does not stand for the path without
+// it, in Allowed as in the answers: that pattern takes every method.
+func TestAllowedSlashCatchAll(t *testing.T) {
+	inner := cairn.New()
+	inner.HandleFunc("PUT /x/", answer("put"))
+	r := cairn.New()
+	r.TrailingSlash(cairn.SlashServe)
+	r.HandleFunc("GET /m/{y}", answer("m"))
+	r.Mount("/m", inner)
+	r.HandleFunc("GET /x", answer("x"))
+	r.HandleFunc("/x/", answer("catch-all"))
+	for _, c := range []struct{ method, target, allowed string }{
+		{"OPTIONS", "/m/x/", "OPTIONS, PUT"},
+		{"DELETE", "/m/x/", "OPTIONS, PUT"},
+		{"DELETE", "/x/", ""},
+		{"GET", "/x/", ""},
+	} {
+		if got := r.Allowed(httptest.NewRequest(c.method, c.target, nil)); got != c.allowed {
+			t.Errorf("%s %s: Allowed %q, want %q", c.method, c.target, got, c.allowed)
+		}
+	}
+	if got, _ := do(t, r, "GET", "/x/"); got.body != "catch-all" {
+		t.Errorf("GET /x/: %q, want the catch-all", got.body)
 	}
 }

@@ -221,6 +221,11 @@ func (ht *hostTree) match(p string, slash bool, q *query) *route {
 
 // allowed returns the methods that some pattern for host and path allows,
 // as a set and, if the set holds the overflow bit, as names too.
+//
+// Under SlashRedirect and SlashServe, a path that ends in a slash stands,
+// for the methods that no route of its own takes, for the path without
+// the slash (see decideSlow): their methods are added, unless a pattern
+// without a method matches the path, which takes every method itself.
 func (t *table) allowed(host, p string, escaped bool, m *conMemo) allowSet {
 	acc := allowSet{methods: t.methods}
 	t.collectAllowed(host, p, escaped, &acc, m)
@@ -231,9 +236,27 @@ func (t *table) allowed(host, p string, escaped bool, m *conMemo) allowSet {
 	return acc
 }
 
+// ownAllowed is allowed without the methods of the path without its
+// slash.
+func (t *table) ownAllowed(host, p string, escaped bool, m *conMemo) allowSet {
+	acc := allowSet{methods: t.methods, own: true}
+	t.collectAllowed(host, p, escaped, &acc, m)
+	return acc
+}
+
 // collectAllowed adds to acc the methods allowed for host and path, and for
-// path followed by "/", since a request for it would be redirected there.
+// path followed by "/", since a request for it would be redirected there;
+// and for the path without its slash, as allowed says, unless acc.own.
 func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet, m *conMemo) {
+	t.collectPath(host, p, escaped, acc, m)
+	if !acc.own && !acc.any && t.cfg.slash != SlashStrict && len(p) > 1 && p[len(p)-1] == '/' {
+		t.collectPath(host, p[:len(p)-1], escaped, acc, m)
+	}
+}
+
+// collectPath adds to acc the methods allowed for host and path, and for
+// path followed by "/".
+func (t *table) collectPath(host, p string, escaped bool, acc *allowSet, m *conMemo) {
 	trailing := strings.HasSuffix(p, "/")
 	if host != "" && t.anyHost() {
 		if ht := t.hosts.get(host); ht != nil {
@@ -254,10 +277,15 @@ type allowSet struct {
 	set     methodSet
 	names   []string     // collected only when non-nil
 	methods *methodIndex // the bits of the methods, which hold every method of a leaf
+	any     bool         // a leaf with a route without a method was added
+	own     bool         // collect the path's own methods only (see allowed)
 }
 
 // add adds the methods of l.
 func (a *allowSet) add(l *leaf) {
+	if l.any() != nil {
+		a.any = true
+	}
 	for _, rt := range l.explicit() {
 		a.set = a.set.with(a.methods.bitOf(rt.id.pat.method()))
 		if a.names != nil {
