@@ -192,7 +192,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if wr.Filter() != nil {
 		// Another filter has the body: a compressor further out.
-		h.next.ServeHTTP(wr, r)
+		h.next.ServeHTTP(wr.ResponseWriter(), r)
 		return
 	}
 	cd := negotiate(r.Header["Accept-Encoding"], h.c.prefs)
@@ -202,7 +202,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// out finds the Writer as it was before, and can still answer 500 if
 	// f had sent nothing.
 	defer f.release()
-	h.next.ServeHTTP(wr, r)
+	h.next.ServeHTTP(wr.ResponseWriter(), r)
 	f.finish()
 }
 

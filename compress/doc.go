@@ -79,7 +79,10 @@
 // and everything written so far, compressed if the type allows whatever
 // its size, and flushes the encoder and the connection: server-sent events
 // arrive one by one, compressed. Hijack and ReadFrom work through the
-// middleware as well. Once the middleware has decided not to compress a
+// middleware as well: a status the handler wrote before it hijacks the
+// connection goes to the client first, uncompressed, with the header as
+// the handler left it, as net/http sends it (a CONNECT proxy writes 200,
+// then hijacks). Once the middleware has decided not to compress a
 // response, it steps aside, and the handler writes to the ResponseWriter
 // directly: a file that [http.FileServer] serves uncompressed (an image,
 // or any file to a client that accepts neither coding), whose type and

@@ -218,6 +218,23 @@ func (f *filter) Flush() error {
 	return nil
 }
 
+// Detach sends what f holds as it is, for a handler that takes the
+// connection over (see [middleware.Filter]): the header, uncompressed and
+// as the handler left it, then the held body, which net/http, like the
+// ResponseWriter without f, buffers and drops when the connection is
+// hijacked. The handler writes the rest to the connection itself, so none
+// of it is compressed. A response that f already compresses gets what the
+// encoder holds flushed.
+func (f *filter) Detach() error {
+	switch f.state {
+	case holding:
+		return f.send(false, false)
+	case encoding:
+		return f.enc.Flush()
+	}
+	return nil
+}
+
 // Reset forgets the response, which the Writer starts over. See the
 // invariant at the top of the file: there are no header changes to undo.
 func (f *filter) Reset() {

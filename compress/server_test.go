@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
@@ -189,6 +190,72 @@ func TestServerHijack(t *testing.T) {
 	res, body := get(t, srv.URL, "gzip")
 	if ce := res.Header.Get("Content-Encoding"); ce != "" || string(body) != "hi" {
 		t.Errorf("got Content-Encoding %q and %q, want none and \"hi\"", ce, body)
+	}
+}
+
+// TestServerStatusThenHijack checks that a status the handler wrote before
+// it took the connection over reaches the client first, uncompressed, as
+// it does without the compressor: a CONNECT proxy writes 200, hijacks, and
+// then copies bytes both ways.
+func TestServerStatusThenHijack(t *testing.T) {
+	// hijackAfter answers the request on conn with a handler that writes
+	// the status, then body, then hijacks and writes "TUNNEL", behind wrap,
+	// and returns the status line, the Content-Type and Content-Encoding,
+	// and what follows the header.
+	hijackAfter := func(t *testing.T, wrap func(http.Handler) http.Handler, ctype, body string) (status, ct, ce, rest string) {
+		srv := httptest.NewServer(wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if ctype != "" {
+				w.Header().Set("Content-Type", ctype)
+			}
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, body)
+			conn, buf, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Errorf("Hijack: %v", err)
+				return
+			}
+			defer conn.Close()
+			buf.WriteString("TUNNEL")
+			buf.Flush()
+		})))
+		defer srv.Close()
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+		br := bufio.NewReader(conn)
+		tp := textproto.NewReader(br)
+		if status, err = tp.ReadLine(); err != nil {
+			t.Fatal(err)
+		}
+		h, err := tp.ReadMIMEHeader()
+		if err != nil {
+			t.Fatalf("after %q: %v", status, err)
+		}
+		b, _ := io.ReadAll(br)
+		return status, h.Get("Content-Type"), h.Get("Content-Encoding"), string(b)
+	}
+	plain := func(h http.Handler) http.Handler { return h }
+	for _, tt := range []struct{ name, ctype, body string }{
+		{"no type", "", ""},
+		{"compressible type", "text/plain", ""},
+		{"held body", "", "<html>"},
+		{"held body with a type", "application/json", "{}"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			status, ct, ce, rest := hijackAfter(t, New(nil), tt.ctype, tt.body)
+			if status != "HTTP/1.1 200 OK" {
+				t.Errorf("status line %q, want \"HTTP/1.1 200 OK\"", status)
+			}
+			wstatus, wct, wce, wrest := hijackAfter(t, plain, tt.ctype, tt.body)
+			if status != wstatus || ct != wct || ce != wce || rest != wrest {
+				t.Errorf("compressed: %q, Content-Type %q, Content-Encoding %q, then %q\nwithout:    %q, Content-Type %q, Content-Encoding %q, then %q",
+					status, ct, ce, rest, wstatus, wct, wce, wrest)
+			}
+		})
 	}
 }
 

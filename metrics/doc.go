@@ -35,7 +35,8 @@
 //     of the path it leads to, as r.Pattern is;
 //   - status is the class of the response's status code: "1xx", "2xx",
 //     "3xx", "4xx" or "5xx". A connection hijacked before any status was
-//     sent (a WebSocket) is "1xx", a handler that panics "5xx".
+//     sent (a WebSocket) is "1xx", a handler that panics "5xx" unless it
+//     had hijacked the connection.
 //
 // A pattern holds a "/", so no route is called "unmatched". With a handler
 // that sets r.Pattern to something of its own, the route label takes that

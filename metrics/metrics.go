@@ -187,7 +187,9 @@ func (c *collectors) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 	// by the compiler and allocates nothing.
 	defer func() {
 		code := http.StatusInternalServerError // next panicked
-		if returned {
+		if returned || wr.Hijacked() {
+			// A handler that took the connection over answers on it
+			// itself, panic or not.
 			code = wr.Status()
 		}
 		s := c.lookup(seriesKey{method: methodLabel(r.Method), route: r.Pattern, class: classOf(code)})
@@ -198,6 +200,6 @@ func (c *collectors) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 			wr.Release()
 		}
 	}()
-	next.ServeHTTP(wr, r)
+	next.ServeHTTP(wr.ResponseWriter(), r)
 	returned = true
 }

@@ -1,7 +1,9 @@
 package metrics_test
 
 import (
+	"bufio"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -336,5 +338,39 @@ func TestCopiedRequest(t *testing.T) {
 				t.Errorf("%s, %v: got %v, want %s 1", tt.name, p.p, got, p.want)
 			}
 		}
+	}
+}
+
+// hijackRecorder is a recorder whose connection can be hijacked: the
+// server's end of a pipe, whose other end is closed.
+type hijackRecorder struct{ *httptest.ResponseRecorder }
+
+func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, other := net.Pipe()
+	other.Close()
+	return c, bufio.NewReadWriter(bufio.NewReader(c), bufio.NewWriter(c)), nil
+}
+
+// TestPanicAfterHijack checks that a handler that panics after it took
+// the connection over counts in the class of the status it sent through
+// the writer (none: 1xx, as for a WebSocket), not as a server error the
+// client never gets.
+func TestPanicAfterHijack(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	r := cairn.New()
+	r.HandleFunc("GET /ws", func(w http.ResponseWriter, req *http.Request) {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("Hijack: %v", err)
+			return
+		}
+		conn.Close()
+		panic("after the hijack")
+	})
+	h := instrument(r, metrics.New(&metrics.Options{Registerer: reg}), useRouter)
+	mustPanic(t, func() { h.ServeHTTP(hijackRecorder{httptest.NewRecorder()}, httptest.NewRequest("GET", "/ws", nil)) })
+	want := key("GET", "GET /ws", "1xx")
+	if got := requestCounts(t, reg); got[want] != 1 || len(got) != 1 {
+		t.Errorf("got %v, want %s 1", got, want)
 	}
 }

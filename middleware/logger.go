@@ -33,8 +33,8 @@ type LoggerOptions struct {
 //
 // The status is 0 for a connection the handler hijacked without writing a
 // status through the response writer (a WebSocket upgrade written on the
-// connection itself), and 500 for an aborted response of which nothing had
-// been sent (net/http closes the connection). The record reflects what
+// connection itself), panic or not, and 500 for an aborted response of
+// which nothing had been sent (net/http closes the connection). The record reflects what
 // passed through the Logger: put middleware that answers on its own (a
 // throttle's 429, a timeout's 504) inside it, in the same Use call after
 // it or in a group.
@@ -85,7 +85,7 @@ func Logger(l *slog.Logger, opts *LoggerOptions) func(http.Handler) http.Handler
 					logRequest(ctx, ll, level, o.Message, r, wr, time.Since(start), true)
 				}
 			}()
-			next.ServeHTTP(wr, r)
+			next.ServeHTTP(wr.ResponseWriter(), r)
 			returned = true
 			logRequest(ctx, ll, level, o.Message, r, wr, time.Since(start), false)
 		})
@@ -96,7 +96,7 @@ func Logger(l *slog.Logger, opts *LoggerOptions) func(http.Handler) http.Handler
 // handler panicked.
 func logRequest(ctx context.Context, l *slog.Logger, level slog.Level, msg string, r *http.Request, wr *Writer, d time.Duration, aborted bool) {
 	status := wr.Status()
-	if aborted && !wr.Sent() {
+	if aborted && !wr.Sent() && !wr.Hijacked() {
 		status = http.StatusInternalServerError // what the client is told, as the server closes the connection
 	}
 	attrs := [...]slog.Attr{

@@ -1,10 +1,12 @@
 package middleware_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -199,5 +201,40 @@ func TestLoggerRequestIDThroughWrapper(t *testing.T) {
 	recs := records(t, &buf)
 	if len(recs) != 1 || recs[0]["request_id"] != "abc" || rec.Header().Get("X-Request-Id") != "abc" {
 		t.Errorf("records = %v, response ID %q; want the ID abc in both", recs, rec.Header().Get("X-Request-Id"))
+	}
+}
+
+// hijackRecorder is a recorder whose connection can be hijacked: the
+// server's end of a pipe, whose other end is closed.
+type hijackRecorder struct{ *httptest.ResponseRecorder }
+
+func (h hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, other := net.Pipe()
+	other.Close()
+	return c, bufio.NewReadWriter(bufio.NewReader(c), bufio.NewWriter(c)), nil
+}
+
+// TestLoggerAbortedAfterHijack checks that a handler that panics after it
+// took the connection over is logged with the status it sent through the
+// writer, 0 for none, not with the 500 of a response the server aborts:
+// the client never gets one.
+func TestLoggerAbortedAfterHijack(t *testing.T) {
+	var buf bytes.Buffer
+	h := middleware.Logger(slog.New(slog.NewJSONHandler(&buf, nil)), nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("Hijack: %v", err)
+			return
+		}
+		conn.Close()
+		panic("after the hijack")
+	}))
+	func() {
+		defer func() { recover() }()
+		h.ServeHTTP(hijackRecorder{httptest.NewRecorder()}, httptest.NewRequest("GET", "/ws", nil))
+	}()
+	recs := records(t, &buf)
+	if len(recs) != 1 || recs[0]["status"] != 0.0 || recs[0]["aborted"] != true {
+		t.Errorf("records = %v, want one with status 0 and aborted true", recs)
 	}
 }

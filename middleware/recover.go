@@ -65,7 +65,7 @@ func Recover(opts *RecoverOptions) func(http.Handler) http.Handler {
 					recovered(o, wr, r, v, ce)
 				}
 			}()
-			next.ServeHTTP(wr, r)
+			next.ServeHTTP(wr.ResponseWriter(), r)
 		})
 	}
 }
@@ -101,5 +101,5 @@ func recovered(o RecoverOptions, wr *Writer, r *http.Request, v any, ce []string
 	} else {
 		h["Content-Encoding"] = ce
 	}
-	o.Handler.ServeHTTP(wr, r)
+	o.Handler.ServeHTTP(wr.ResponseWriter(), r)
 }

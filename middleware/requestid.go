@@ -69,7 +69,7 @@ func RequestID(opts *RequestIDOptions) func(http.Handler) http.Handler {
 				r.Header[key] = v
 			}
 			wr.idKey = key
-			next.ServeHTTP(wr, r)
+			next.ServeHTTP(wr.ResponseWriter(), r)
 			if !wr.sent && !wr.hijacked {
 				// The handler wrote nothing: net/http sends the header
 				// once it returns.

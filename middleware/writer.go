@@ -31,7 +31,10 @@ import (
 // reachable: it has Flush, FlushError, Hijack and ReadFrom methods, and
 // Unwrap, so [http.ResponseController] works through it. Flush and Hijack
 // report [http.ErrNotSupported] (FlushError, Hijack) when the writer under
-// it cannot do them.
+// it cannot do them. A middleware hands the handlers after it
+// [Writer.ResponseWriter], which has no Flush method where the writer
+// under it cannot flush, so that their check for an [http.Flusher] says
+// whether flushing works, as it does without the Writer.
 type Writer struct {
 	rw       http.ResponseWriter
 	filter   Filter
@@ -62,7 +65,7 @@ var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 //
 // Acquire allocates nothing once the pool is warm.
 func Acquire(w http.ResponseWriter) (wr *Writer, owned bool) {
-	if wr, ok := w.(*Writer); ok {
+	if wr := asWriter(w); wr != nil {
 		return wr, false
 	}
 	wr = writerPool.Get().(*Writer)
@@ -73,12 +76,58 @@ func Acquire(w http.ResponseWriter) (wr *Writer, owned bool) {
 			break
 		}
 		u = uw.Unwrap()
-		if outer, ok := u.(*Writer); ok {
+		if outer := asWriter(u); outer != nil {
 			wr.id, wr.idKey, wr.idValue = outer.id, outer.idKey, outer.idValue
 			break
 		}
 	}
 	return wr, true
+}
+
+// asWriter returns w as a *Writer, if it is one or a Writer's view
+// without Flush, or nil.
+func asWriter(w http.ResponseWriter) *Writer {
+	switch t := w.(type) {
+	case *Writer:
+		return t
+	case *noFlushWriter:
+		return (*Writer)(t)
+	}
+	return nil
+}
+
+// ResponseWriter returns w as the ResponseWriter to hand to the handlers
+// after the middleware that acquired it: w itself, or, if the
+// ResponseWriter under w cannot flush (an [http.TimeoutHandler] around the
+// server's handler, or a wrapper that has no Flush and no Unwrap), w
+// without its Flush method. Handlers commonly ask a ResponseWriter whether
+// it is an [http.Flusher] before they stream, and a Writer's Flush does
+// nothing where flushing is not supported; without it, they learn that
+// as they would without the Writer. [Acquire] takes either back as w.
+//
+// Allocation: none.
+func (w *Writer) ResponseWriter() http.ResponseWriter {
+	if flusher(w.rw) == nil {
+		return (*noFlushWriter)(w)
+	}
+	return w
+}
+
+// A noFlushWriter is a Writer without its Flush method, which
+// [Writer.ResponseWriter] hands on where the writer under it cannot flush.
+// It has every other method of a Writer that a handler or
+// [http.ResponseController] looks for.
+type noFlushWriter Writer
+
+func (v *noFlushWriter) Header() http.Header                 { return (*Writer)(v).Header() }
+func (v *noFlushWriter) WriteHeader(code int)                { (*Writer)(v).WriteHeader(code) }
+func (v *noFlushWriter) Write(p []byte) (int, error)         { return (*Writer)(v).Write(p) }
+func (v *noFlushWriter) WriteString(s string) (int, error)   { return (*Writer)(v).WriteString(s) }
+func (v *noFlushWriter) ReadFrom(r io.Reader) (int64, error) { return (*Writer)(v).ReadFrom(r) }
+func (v *noFlushWriter) FlushError() error                   { return (*Writer)(v).FlushError() }
+func (v *noFlushWriter) Unwrap() http.ResponseWriter         { return v.rw }
+func (v *noFlushWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return (*Writer)(v).Hijack()
 }
 
 // Release returns w to the pool. Only the caller that Acquire told it owns w
@@ -284,13 +333,46 @@ func flusher(rw http.ResponseWriter) http.ResponseWriter {
 func (w *Writer) Flush() { _ = w.FlushError() }
 
 // Hijack hands the connection over to the caller, as [http.Hijacker]
-// does, if the ResponseWriter under w can.
+// does, if the ResponseWriter under w can. As with net/http, a status the
+// handler wrote before goes to the client first: if w's filter still
+// holds it, the filter sends it, with any body it holds, as they are (see
+// [Filter]).
 func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	c, rw, err := http.NewResponseController(w.rw).Hijack()
+	h := hijacker(w.rw)
+	if h == nil {
+		return nil, nil, http.ErrNotSupported
+	}
+	if w.filter != nil && w.status != 0 && !w.sent {
+		var err error
+		if d, ok := w.filter.(interface{ Detach() error }); ok {
+			err = d.Detach()
+		} else {
+			err = w.filter.Flush()
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	c, rw, err := h.Hijack()
 	if err == nil {
 		w.hijacked = true
 	}
 	return c, rw, err
+}
+
+// hijacker returns rw, or the ResponseWriter it unwraps to, that can
+// hijack, as [http.ResponseController] looks for one, or nil.
+func hijacker(rw http.ResponseWriter) http.Hijacker {
+	for {
+		switch t := rw.(type) {
+		case http.Hijacker:
+			return t
+		case interface{ Unwrap() http.ResponseWriter }:
+			rw = t.Unwrap()
+		default:
+			return nil
+		}
+	}
 }
 
 // Unwrap returns the ResponseWriter under w, for [http.ResponseController].
@@ -360,7 +442,12 @@ func (w *Writer) restart() bool {
 // handler returns (a compressor writes its trailer), unless the handler
 // hijacked the connection ([Writer.Hijacked]), and removes the filter with
 // [Writer.SetFilter]. A filter may implement [io.StringWriter] and
-// [io.ReaderFrom]; the Writer uses them when it has them.
+// [io.ReaderFrom]; the Writer uses them when it has them. It may also have
+// a method Detach() error, which the Writer calls when the handler
+// hijacks the connection while the filter holds the header: it sends the
+// header as the handler left it, and the body the filter holds, unchanged,
+// since what the handler sends after that does not pass through the
+// filter. A filter without it gets a Flush instead.
 type Filter interface {
 	// WriteHeader receives the handler's status code. The filter may
 	// change the header map before it sends the code.

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-go/cairn/middleware"
 )
@@ -286,4 +288,61 @@ func getBody(tb testing.TB, url string) (int, string) {
 		tb.Fatal(err)
 	}
 	return resp.StatusCode, string(body)
+}
+
+// TestWriterFlusherOnlyWhereFlushWorks checks that the middleware hand
+// their handlers an http.Flusher exactly where flushing works, as
+// net/http's own writers are one or not: a streaming handler that checks
+// for one answers that it cannot stream, instead of streaming nothing
+// until it returns. The handlers after them still share one Writer.
+func TestWriterFlusherOnlyWhereFlushWorks(t *testing.T) {
+	stack := func(h http.Handler) http.Handler {
+		return middleware.RequestID(nil)(middleware.Recover(nil)(h))
+	}
+	for _, tt := range []struct {
+		name      string
+		around    func(http.Handler) http.Handler
+		wantFlush bool
+	}{
+		{"server's writer", func(h http.Handler) http.Handler { return h }, true},
+		{"a wrapper without Flush", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(noFlush{w}, r) })
+		}, false},
+		{"http.TimeoutHandler", func(h http.Handler) http.Handler {
+			return http.TimeoutHandler(h, 10*time.Second, "timeout")
+		}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var outer *middleware.Writer
+			var flusher, shared bool
+			var flushErr error
+			srv := httptest.NewServer(tt.around(middleware.Logger(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)(
+				http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					outer, _ = middleware.Acquire(w)
+					stack(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+						_, flusher = w.(http.Flusher)
+						flushErr = http.NewResponseController(w).Flush()
+						inner, owned := middleware.Acquire(w)
+						shared = inner == outer && !owned
+						if owned {
+							inner.Release()
+						}
+						io.WriteString(w, "ok")
+					})).ServeHTTP(w, r)
+				}))))
+			defer srv.Close()
+			if code, body := getBody(t, srv.URL); code != http.StatusOK || body != "ok" {
+				t.Fatalf("got %d %q, want 200 \"ok\"", code, body)
+			}
+			if flusher != tt.wantFlush {
+				t.Errorf("the handler's writer is an http.Flusher: %v, want %v", flusher, tt.wantFlush)
+			}
+			if (flushErr == nil) != tt.wantFlush || !tt.wantFlush && !errors.Is(flushErr, http.ErrNotSupported) {
+				t.Errorf("ResponseController.Flush: %v", flushErr)
+			}
+			if !shared {
+				t.Error("the handler's writer is not the Writer the outer middleware acquired")
+			}
+		})
+	}
 }
