@@ -223,16 +223,13 @@ func (f *filter) Flush() error {
 // as the handler left it, then the held body, which net/http, like the
 // ResponseWriter without f, buffers and drops when the connection is
 // hijacked. The handler writes the rest to the connection itself, so none
-// of it is compressed. A response that f already compresses gets what the
-// encoder holds flushed.
+// of it is compressed. The Writer calls Detach only while f holds the
+// header; in any other state it does nothing.
 func (f *filter) Detach() error {
-	switch f.state {
-	case holding:
-		return f.send(false, false)
-	case encoding:
-		return f.enc.Flush()
+	if f.state != holding {
+		return nil
 	}
-	return nil
+	return f.send(false, false)
 }
 
 // Reset forgets the response, which the Writer starts over. See the
