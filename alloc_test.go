@@ -169,15 +169,19 @@ func TestAllocationsComposition(t *testing.T) {
 	r.Versioning(cairn.Versioning{Vendor: "acme"})
 	r.UseBeforeRouting(count(&n))
 	r.Use(count(&n), count(&n), count(&n))
-	r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNotFound) }))
-	api := r.Group("/api", count(&n), count(&n))
 	var id string
+	r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		id = cairn.Param(req, "id") // the prefix's value below /o/{id}
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	api := r.Group("/api", count(&n), count(&n))
 	read := func(w http.ResponseWriter, req *http.Request) { id = cairn.Param(req, "id") }
 	api.HandleFunc("GET /users/{id:int}", read)
 	api.With(count(&n)).HandleFunc("POST /users/{id:int}", read)
 	api.Version("v1").HandleFunc("GET /users/{id:int}", read)
 	api.Version("v2").HandleFunc("GET /users/{id:int}", read)
 	r.HandleFunc("GET /health", func(http.ResponseWriter, *http.Request) {})
+	r.Group("/o/{id}", count(&n)).HandleFunc("GET /x", read)
 	r.Mount("/m/{id}", http.HandlerFunc(read))
 	r.Mount("/files", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { id = "42" }))
 	const v2 = "application/vnd.acme.v1+json;q=0.5, application/vnd.acme.v2+json"
@@ -196,6 +200,7 @@ func TestAllocationsComposition(t *testing.T) {
 		{"automatic OPTIONS outside the group", "OPTIONS", "/health", "", 204, 4, 0},
 		{"404 below the group", "GET", "/api/nowhere", "", 404, 6, 0},
 		{"custom 404", "GET", "/nowhere", "", 404, 4, 0},
+		{"404 below a prefix with a wildcard, its value read", "GET", "/o/42/nowhere", "", 404, 5, 0},
 		{"mount", "GET", "/files/x", "", 200, 4, 1},
 		{"mount with a wildcard", "GET", "/m/42/x", "", 200, 4, 3},
 	} {
@@ -206,7 +211,7 @@ func TestAllocationsComposition(t *testing.T) {
 		rec := httptest.NewRecorder()
 		n, id = 0, ""
 		r.ServeHTTP(rec, req)
-		if rec.Code != tt.code || n != tt.middleware || tt.code == 200 && id != "42" {
+		if rec.Code != tt.code || n != tt.middleware || (tt.code == 200 || strings.HasPrefix(tt.url, "/o/")) && id != "42" {
 			t.Errorf("%s: got %d, %d middleware, id %q; want %d, %d middleware, id 42", tt.name, rec.Code, n, id, tt.code, tt.middleware)
 		}
 		// A server gives each response a new header map; clearing this one

@@ -184,6 +184,11 @@ type groupNode struct {
 	// is registered through the node.
 	prefix  *pattern
 	claimed bool
+	// claimID is, for a node that claims and whose prefix has wildcards,
+	// the identity that the router's own answers below the prefix point
+	// r.Pattern at (see identTable.findClaim), so that Param reads the
+	// prefix's values; nil otherwise. Set with claimed.
+	claimID *ident
 	loc     location // where the group was made
 }
 
@@ -203,6 +208,8 @@ type groupNode struct {
 // them (404, 405, automatic OPTIONS, 406 and redirects) run the group's
 // middleware too, so an authentication middleware answers a stranger's
 // request for /admin/anything before the router tells which routes exist.
+// In those answers r.Pattern is "", and [Param] reads the values of the
+// prefix's wildcards.
 // Two groups with different middleware may not cover the same prefix;
 // registering through the second panics.
 //
@@ -439,6 +446,12 @@ func claimLabel(n *groupNode) string {
 // addClaim puts the claim of n into r's trees and c's table; r.mu is held.
 func (r *Router) addClaim(c *change, n *groupNode) {
 	n.claimed = true
+	if n.prefix.wildcards() > 0 {
+		// No route: the index is none that a router can have (see
+		// table.routeOf), and a claim identity is never a route's.
+		n.claimID = newIdent(n.prefix.str, r.layoutOf(n.prefix, ""), -1, identClaim)
+		r.addIdents(nil, n.claimID)
+	}
 	segs := n.prefix.segments()
 	c.addClaim(n.prefix.host(), segs[:len(segs)-1], n)
 }

@@ -1,7 +1,10 @@
 package cairn_test
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cairn-go/cairn"
@@ -118,5 +121,109 @@ func TestGroupWithoutRoutesClaimsNothing(t *testing.T) {
 	r.Group("/quiet", trace("quiet"))
 	if got, _ := do(t, r, "GET", "/quiet/x"); got.trace != "" {
 		t.Errorf("GET /quiet/x: middleware %q ran for a group without routes", got.trace)
+	}
+}
+
+// seeValues is a middleware that records, in the header X-Values (named
+// after who), r.Pattern and the values Param and Params read, as they are
+// before the request goes on.
+func seeValues(who string, names ...string) cairn.Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Add("X-Values", who+" "+describeValues(r, names...))
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// describeValues returns r.Pattern, Param's value of each of names, and
+// what Params yields, as one string.
+func describeValues(r *http.Request, names ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q", r.Pattern)
+	for _, n := range names {
+		fmt.Fprintf(&b, " %s=%q", n, cairn.Param(r, n))
+	}
+	b.WriteString(" [")
+	for n, v := range cairn.Params(r) {
+		fmt.Fprintf(&b, " %s=%q", n, v)
+	}
+	b.WriteString(" ]")
+	return b.String()
+}
+
+// TestOwnAnswersReadPrefixValues checks that the router's own answers for
+// the paths a group covers let the middleware around them, and the handler
+// that gives them, read the values of the group's prefix, while
+// r.Pattern stays "" and r.PathValue empty, as for ServeMux's answers.
+func TestOwnAnswersReadPrefixValues(t *testing.T) {
+	for _, pv := range []bool{true, false} {
+		r := cairn.New()
+		r.PopulatePathValues(pv)
+		r.Use(seeValues("r", "org", "team"))
+		orgs := r.Group("/orgs/{org}", seeValues("orgs", "org", "team"))
+		orgs.HandleFunc("GET /repos/{repo}", answer("repo"))
+		orgs.Group("/teams/{team:int}", seeValues("teams", "org", "team")).HandleFunc("GET /members", answer("members"))
+		r.Group("api.example.com/{v}", seeValues("host", "v")).HandleFunc("GET /x", answer("x"))
+		r.Group("/static", trace("static")).HandleFunc("GET /x", answer("x"))
+		r.NotFound(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Add("X-Values", "404 "+describeValues(req, "org", "team")+" pv="+req.PathValue("org"))
+			w.WriteHeader(http.StatusNotFound)
+		}))
+		org := `"" org="acme" team="" [ org="acme" ]`
+		team := `"" org="acme" team="42" [ org="acme" team="42" ]`
+		none := `"" org="" team="" [ ]`
+		for _, tt := range []struct {
+			method, target string
+			code           int
+			values         []string
+		}{
+			{"GET", "/orgs/acme/nothing", 404, []string{"r " + org, "orgs " + org, "404 " + org + " pv="}},
+			{"GET", "/orgs/acme", 404, []string{"r " + org, "orgs " + org, "404 " + org + " pv="}},
+			{"DELETE", "/orgs/acme/repos/cairn", 405, []string{"r " + org, "orgs " + org}},
+			{"OPTIONS", "/orgs/acme/repos/cairn", 204, []string{"r " + org, "orgs " + org}},
+			{"GET", "/orgs/a%2Fb/nothing", 404, []string{
+				`r "" org="a/b" team="" [ org="a/b" ]`, `orgs "" org="a/b" team="" [ org="a/b" ]`, `404 "" org="a/b" team="" [ org="a/b" ] pv=`}},
+			{"GET", "/orgs/acme/teams/42/nothing", 404, []string{"r " + team, "orgs " + team, "teams " + team, "404 " + team + " pv="}},
+			{"POST", "/orgs/acme/teams/42/members", 405, []string{"r " + team, "orgs " + team, "teams " + team}},
+			// The constraint rejects "x": the outer group covers the path.
+			{"GET", "/orgs/acme/teams/x/nothing", 404, []string{"r " + org, "orgs " + org, "404 " + org + " pv="}},
+			{"GET", "http://api.example.com/v7/nothing", 404, []string{`r "" org="" team="" [ v="v7" ]`, `host "" v="v7" [ v="v7" ]`, `404 "" org="" team="" [ v="v7" ] pv=`}},
+			{"GET", "/static/nothing", 404, []string{"r " + none, "404 " + none + " pv="}},
+			{"GET", "/nothing", 404, []string{"r " + none, "404 " + none + " pv="}},
+			// A redirect has its target's pattern, and no values.
+			{"GET", "/orgs/acme/./repos/cairn", 307, []string{`r "GET /orgs/{org}/repos/{repo}" org="" team="" [ org="" repo="" ]`, `orgs "GET /orgs/{org}/repos/{repo}" org="" team="" [ org="" repo="" ]`}},
+			{"GET", "/orgs/acme/repos/cairn", 200, []string{`r "GET /orgs/{org}/repos/{repo}" org="acme" team="" [ org="acme" repo="cairn" ]`, `orgs "GET /orgs/{org}/repos/{repo}" org="acme" team="" [ org="acme" repo="cairn" ]`}},
+		} {
+			_, w := do(t, r, tt.method, tt.target)
+			if got := w.Header().Values("X-Values"); w.Code != tt.code || !slices.Equal(got, tt.values) {
+				t.Errorf("path values %v: %s %s: got %d\n\t%s\nwant %d\n\t%s", pv, tt.method, tt.target,
+					w.Code, strings.Join(got, "\n\t"), tt.code, strings.Join(tt.values, "\n\t"))
+			}
+		}
+	}
+}
+
+// TestClaimPatternIsEmpty checks that the r.Pattern of an own answer below
+// a group's prefix is "" to every reader, and that a string equal to it
+// but made elsewhere reads no values.
+func TestClaimPatternIsEmpty(t *testing.T) {
+	r := cairn.New()
+	var pattern string
+	var copied, cleared string
+	r.Group("/orgs/{org}", func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			pattern = req.Pattern
+			c := req.Clone(req.Context())
+			copied = cairn.Param(c, "org")
+			c.Pattern = ""
+			cleared = cairn.Param(c, "org")
+			next.ServeHTTP(w, req)
+		})
+	}).HandleFunc("GET /x", answer("x"))
+	do(t, r, "GET", "/orgs/acme/y")
+	if pattern != "" || len(pattern) != 0 || copied != "acme" || cleared != "" {
+		t.Errorf("r.Pattern %q (len %d), Param of a clone %q, of a clone with r.Pattern = \"\" %q; want \"\", 0, \"acme\", \"\"",
+			pattern, len(pattern), copied, cleared)
 	}
 }

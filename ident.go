@@ -59,6 +59,7 @@ const (
 	identStripped                   // a Mount passes the request on, its prefix stripped
 	identThrough                    // a route of a mounted Router serves the request: the full pattern
 	identOtherForm                  // the request the router was given, served under SlashServe as the other form of its path
+	identClaim                      // the router's own answer below a group's prefix: r.Pattern is empty, see claimPattern
 )
 
 // String returns the kind's name.
@@ -76,6 +77,8 @@ func (k identKind) String() string {
 		return "through"
 	case identOtherForm:
 		return "other form"
+	case identClaim:
+		return "claim"
 	}
 	return "identKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -173,6 +176,51 @@ func (t *identTable) find(s string) *ident {
 		}
 	}
 }
+
+// findClaim returns the identity of kind identClaim whose key is the data
+// pointer of s, an empty string, or nil if there is none.
+//
+// The router's own answer (404, 405, OPTIONS) for a path below the prefix
+// of a group that covers it sets r.Pattern to "", as ServeMux does, but to
+// an empty string that points at the first byte of the group's claim
+// identity (see claimPattern), so that Param reads the values of the
+// prefix's wildcards. An empty string that points elsewhere, or nowhere
+// (as "" does), finds nothing, and no identity of another kind is found
+// this way.
+func (t *identTable) findClaim(s string) *ident {
+	key := unsafe.StringData(s)
+	if key == nil || s != "" {
+		return nil
+	}
+	sl := t.slots.Load()
+	if sl == nil {
+		return nil
+	}
+	mask := uintptr(len(sl.s) - 1)
+	for i := sl.slot(key); ; i = (i + 1) & mask {
+		id := sl.s[i].Load()
+		if id == nil {
+			return nil
+		}
+		if id.key() == key {
+			if id.kind == identClaim {
+				return id
+			}
+			return nil
+		}
+	}
+}
+
+// claimPattern returns the empty string whose data pointer is id's key,
+// which findClaim finds id from.
+//
+// Soundness: the string has length 0, so nothing reads the byte it points
+// to; the pointer, to the first byte of id's copy of its pattern (never
+// empty, see cloneString), keeps that copy alive, as a route's r.Pattern
+// does. Assignments and copies of the request keep the pointer; a string
+// built anew ("" or a slice of another string) has another, and finds no
+// identity.
+func (id *ident) claimPattern() string { return unsafe.String(id.key(), 0) }
 
 // key returns id's key, the address of its first byte.
 func (id *ident) key() *byte { return unsafe.StringData(id.pat.str) }

@@ -41,6 +41,14 @@ import (
 // them with r.PathValue, which the router fills before any handler runs
 // when path values are on.
 //
+// For the router's own answers (404, 405, automatic OPTIONS) for a path
+// below the prefix of a group that covers it (see [Router.Group]), r.Pattern
+// is "", as ServeMux leaves it, and Param returns the values of the
+// wildcards of that group's prefix: with the group "/orgs/{org}", "acme"
+// for org in the 404 for /orgs/acme/nothing, to the group's middleware, the
+// middleware of [Router.Use] and the 404 handler alike. r.PathValue stays
+// empty then. An r.Pattern set to "" by anything else reads no values.
+//
 // For a redirect, the middleware of [Router.Use] sees r.Pattern set to the
 // pattern of the route the redirect leads to, while the path is the one
 // redirected, so Param returns r.PathValue(name), which is "": a redirect
@@ -66,8 +74,11 @@ func Param(r *http.Request, name string) string {
 		}
 	}
 	if id == nil {
-		// A pattern of no live Router: from a ServeMux, or set by hand.
-		return patternParam(r, name)
+		if id = idents.findClaim(r.Pattern); id == nil {
+			// A pattern of no live Router: from a ServeMux, or set by
+			// hand.
+			return patternParam(r, name)
+		}
 	}
 	l := id.l
 	if l.asPathValues {
@@ -447,13 +458,17 @@ func setPathValues(r *http.Request, l *layout, p string, escaped bool) {
 // handler that a [Router.Mount] calls directly, it yields the wildcards of
 // the mount's prefix; in the handlers of a Router mounted there, those of
 // their own patterns, which r.Pattern holds, while Param reads the
-// prefix's values too.
+// prefix's values too. For the router's own answers below a group's
+// prefix, it yields the prefix's wildcards, as Param reads them.
 //
 // Allocation: none for the iteration, unless, as for Param, r.URL.RawPath
 // escapes a '/' or a '.' and a value holds an escape.
 func Params(r *http.Request) iter.Seq2[string, string] {
 	return func(yield func(name, value string) bool) {
 		id := findIdent(r.Pattern)
+		if id == nil {
+			id = idents.findClaim(r.Pattern)
+		}
 		switch {
 		case id == nil:
 			eachPatternValue(r, yield)

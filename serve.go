@@ -198,6 +198,13 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		r.setPathValues(req, v.rt, q)
 	default:
 		req.Pattern = ""
+		if t.claims {
+			// Below a group's prefix, r.Pattern is still "", but one that
+			// Param reads the prefix's values from (see findClaim).
+			if g := t.claimFor(q.host, q.path, q.escaped, &q.memo); g != nil && g.claimID != nil {
+				req.Pattern = g.claimID.claimPattern()
+			}
+		}
 	}
 	if orig != req {
 		// Middleware around the router reads the pattern of the request
