@@ -190,8 +190,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if owned {
 		defer wr.Release()
 	}
-	if wr.Filter() != nil {
-		// Another filter has the body: a compressor further out.
+	if wr.Filter() != nil || r.Method == http.MethodConnect {
+		// Another filter has the body (a compressor further out), or
+		// there is no body to compress: a 2xx to CONNECT is a tunnel,
+		// whose bytes, once hijacked or over HTTP/2, are not content.
 		h.next.ServeHTTP(wr.ResponseWriter(), r)
 		return
 	}

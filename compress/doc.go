@@ -43,7 +43,8 @@
 // compression, and gRPC has no content coding over HTTP. An entry that
 // names one of them exactly does. A response is never compressed if its status
 // has no body (1xx, 204, 304), if it is partial (206, or any response with
-// Content-Range), or if it already has a Content-Encoding.
+// Content-Range), if it already has a Content-Encoding, or if it answers
+// CONNECT (a tunnel, over HTTP/1.1 or HTTP/2, has no content to code).
 //
 // The middleware holds up to MinSize bytes of the body before it decides,
 // unless the Content-Length the handler set decides for it. A response
@@ -81,8 +82,7 @@
 // arrive one by one, compressed. Hijack and ReadFrom work through the
 // middleware as well: a status the handler wrote before it hijacks the
 // connection goes to the client first, uncompressed, with the header as
-// the handler left it, as net/http sends it (a CONNECT proxy writes 200,
-// then hijacks). Once the middleware has decided not to compress a
+// the handler left it, as net/http sends it. Once the middleware has decided not to compress a
 // response, it steps aside, and the handler writes to the ResponseWriter
 // directly: a file that [http.FileServer] serves uncompressed (an image,
 // or any file to a client that accepts neither coding), whose type and

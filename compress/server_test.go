@@ -198,17 +198,20 @@ func TestServerHijack(t *testing.T) {
 // it does without the compressor: a CONNECT proxy writes 200, hijacks, and
 // then copies bytes both ways.
 func TestServerStatusThenHijack(t *testing.T) {
-	// hijackAfter answers the request on conn with a handler that writes
-	// the status, then body, then hijacks and writes "TUNNEL", behind wrap,
-	// and returns the status line, the Content-Type and Content-Encoding,
-	// and what follows the header.
-	hijackAfter := func(t *testing.T, wrap func(http.Handler) http.Handler, ctype, body string) (status, ct, ce, rest string) {
+	// hijackAfter answers a request for method on conn with a handler that
+	// writes the status, then body, flushes if flush is set, then hijacks
+	// and writes "TUNNEL", behind wrap, and returns the status line, the
+	// Content-Type and Content-Encoding, and what follows the header.
+	hijackAfter := func(t *testing.T, wrap func(http.Handler) http.Handler, method, ctype, body string, flush bool) (status, ct, ce, rest string) {
 		srv := httptest.NewServer(wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if ctype != "" {
 				w.Header().Set("Content-Type", ctype)
 			}
 			w.WriteHeader(http.StatusOK)
 			io.WriteString(w, body)
+			if flush {
+				http.NewResponseController(w).Flush()
+			}
 			conn, buf, err := http.NewResponseController(w).Hijack()
 			if err != nil {
 				t.Errorf("Hijack: %v", err)
@@ -225,7 +228,11 @@ func TestServerStatusThenHijack(t *testing.T) {
 		}
 		defer conn.Close()
 		conn.SetDeadline(time.Now().Add(10 * time.Second))
-		io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+		target := "/"
+		if method == http.MethodConnect {
+			target = "upstream.example:443"
+		}
+		io.WriteString(conn, method+" "+target+" HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
 		br := bufio.NewReader(conn)
 		tp := textproto.NewReader(br)
 		if status, err = tp.ReadLine(); err != nil {
@@ -239,18 +246,25 @@ func TestServerStatusThenHijack(t *testing.T) {
 		return status, h.Get("Content-Type"), h.Get("Content-Encoding"), string(b)
 	}
 	plain := func(h http.Handler) http.Handler { return h }
-	for _, tt := range []struct{ name, ctype, body string }{
-		{"no type", "", ""},
-		{"compressible type", "text/plain", ""},
-		{"held body", "", "<html>"},
-		{"held body with a type", "application/json", "{}"},
+	for _, tt := range []struct {
+		name, method, ctype, body string
+		flush                     bool
+	}{
+		{"no type", "GET", "", "", false},
+		{"compressible type", "GET", "text/plain", "", false},
+		{"held body", "GET", "", "<html>", false},
+		{"held body with a type", "GET", "application/json", "{}", false},
+		// A 2xx to CONNECT has no content: no Content-Encoding either,
+		// even once the header is flushed before the hijack.
+		{"CONNECT", "CONNECT", "", "", false},
+		{"CONNECT, flushed, compressible type", "CONNECT", "text/plain", "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, ct, ce, rest := hijackAfter(t, New(nil), tt.ctype, tt.body)
+			status, ct, ce, rest := hijackAfter(t, New(nil), tt.method, tt.ctype, tt.body, tt.flush)
 			if status != "HTTP/1.1 200 OK" {
 				t.Errorf("status line %q, want \"HTTP/1.1 200 OK\"", status)
 			}
-			wstatus, wct, wce, wrest := hijackAfter(t, plain, tt.ctype, tt.body)
+			wstatus, wct, wce, wrest := hijackAfter(t, plain, tt.method, tt.ctype, tt.body, tt.flush)
 			if status != wstatus || ct != wct || ce != wce || rest != wrest {
 				t.Errorf("compressed: %q, Content-Type %q, Content-Encoding %q, then %q\nwithout:    %q, Content-Type %q, Content-Encoding %q, then %q",
 					status, ct, ce, rest, wstatus, wct, wce, wrest)

@@ -52,8 +52,11 @@ type Writer struct {
 
 var writerPool = sync.Pool{New: func() any { return new(Writer) }}
 
-// Acquire returns w as a *Writer. If w is one, Acquire returns it and
-// owned is false: a middleware further out took it, and will release it.
+// Acquire returns w as a *Writer. If w is one, or the view of one that
+// [Writer.ResponseWriter] hands on, Acquire returns that Writer and owned
+// is false: a middleware further out took it, and will release it. Pass
+// the handlers wr.ResponseWriter(), not wr itself, so that they see
+// [http.Flusher] only where a flush works.
 // Otherwise Acquire returns a Writer from a pool around w, and owned is
 // true: the caller must call [Writer.Release] once the handlers it passes
 // the Writer to have returned, and must not use the Writer after that.
@@ -107,16 +110,17 @@ func asWriter(w http.ResponseWriter) *Writer {
 //
 // Allocation: none.
 func (w *Writer) ResponseWriter() http.ResponseWriter {
-	if flusher(w.rw) == nil {
+	if !canFlush(w.rw) {
 		return (*noFlushWriter)(w)
 	}
 	return w
 }
 
-// A noFlushWriter is a Writer without its Flush method, which
-// [Writer.ResponseWriter] hands on where the writer under it cannot flush.
-// It has every other method of a Writer that a handler or
-// [http.ResponseController] looks for.
+// A noFlushWriter is a Writer without its Flush and FlushError methods,
+// which [Writer.ResponseWriter] hands on where the writer under it cannot
+// flush. It has every other method of a Writer that a handler or
+// [http.ResponseController] looks for; the controller's Flush unwraps it
+// to the writer under it, and fails there, as it would without the Writer.
 type noFlushWriter Writer
 
 func (v *noFlushWriter) Header() http.Header                 { return (*Writer)(v).Header() }
@@ -124,7 +128,6 @@ func (v *noFlushWriter) WriteHeader(code int)                { (*Writer)(v).Writ
 func (v *noFlushWriter) Write(p []byte) (int, error)         { return (*Writer)(v).Write(p) }
 func (v *noFlushWriter) WriteString(s string) (int, error)   { return (*Writer)(v).WriteString(s) }
 func (v *noFlushWriter) ReadFrom(r io.Reader) (int64, error) { return (*Writer)(v).ReadFrom(r) }
-func (v *noFlushWriter) FlushError() error                   { return (*Writer)(v).FlushError() }
 func (v *noFlushWriter) Unwrap() http.ResponseWriter         { return v.rw }
 func (v *noFlushWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return (*Writer)(v).Hijack()
@@ -294,7 +297,7 @@ func (b *bodyWriter) Write(p []byte) (int, error) { return (*Writer)(b).Write(p)
 // sends nothing, if that ResponseWriter cannot flush.
 func (w *Writer) FlushError() error {
 	f := flusher(w.rw)
-	if f == nil {
+	if f == nil || !canFlush(w.rw) {
 		return http.ErrNotSupported
 	}
 	if w.status == 0 {
@@ -325,6 +328,27 @@ func flusher(rw http.ResponseWriter) http.ResponseWriter {
 			rw = t.Unwrap()
 		default:
 			return nil
+		}
+	}
+}
+
+// canFlush reports whether a flush through rw reaches a writer that can
+// flush. Unlike flusher, it looks through a Writer, which a wrapper of
+// another kind may hand on between two middleware: the Writer flushes only
+// if the writer under it does.
+func canFlush(rw http.ResponseWriter) bool {
+	for {
+		switch t := rw.(type) {
+		case *Writer:
+			rw = t.rw
+		case *noFlushWriter:
+			rw = t.rw
+		case interface{ FlushError() error }, http.Flusher:
+			return true
+		case interface{ Unwrap() http.ResponseWriter }:
+			rw = t.Unwrap()
+		default:
+			return false
 		}
 	}
 }

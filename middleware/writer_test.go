@@ -346,3 +346,35 @@ func TestWriterFlusherOnlyWhereFlushWorks(t *testing.T) {
 		})
 	}
 }
+
+// unwrapOnly is a wrapper of another kind of middleware (as httpsnoop's):
+// it unwraps to the writer it wraps, and has no Flush of its own.
+type unwrapOnly struct{ http.ResponseWriter }
+
+func (u unwrapOnly) Unwrap() http.ResponseWriter { return u.ResponseWriter }
+
+// TestWriterNoFlushThroughAnotherWrapper checks that the view without
+// Flush stays without it when a wrapper of another kind sits between two
+// cairn middleware, under an http.TimeoutHandler, which cannot flush: the
+// handler sees no http.Flusher, its flush fails and sends nothing, and
+// the status it then sets is the one the client gets.
+func TestWriterNoFlushThroughAnotherWrapper(t *testing.T) {
+	var flusher bool
+	var flushErr error
+	h := middleware.RequestID(nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		middleware.Logger(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)(
+			http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, flusher = w.(http.Flusher)
+				flushErr = http.NewResponseController(w).Flush()
+				http.Error(w, "cannot stream", http.StatusNotImplemented)
+			})).ServeHTTP(unwrapOnly{w}, r)
+	}))
+	srv := httptest.NewServer(http.TimeoutHandler(h, 10*time.Second, "timeout"))
+	defer srv.Close()
+	if code, body := getBody(t, srv.URL); code != http.StatusNotImplemented || body != "cannot stream\n" {
+		t.Errorf("got %d %q, want 501 \"cannot stream\\n\"", code, body)
+	}
+	if flusher || !errors.Is(flushErr, http.ErrNotSupported) {
+		t.Errorf("the handler's writer is an http.Flusher: %v, its flush gave %v; want false, ErrNotSupported", flusher, flushErr)
+	}
+}
