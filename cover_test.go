@@ -163,6 +163,7 @@ func TestOwnAnswersReadPrefixValues(t *testing.T) {
 		r.Use(seeValues("r", "org", "team"))
 		orgs := r.Group("/orgs/{org}", seeValues("orgs", "org", "team"))
 		orgs.HandleFunc("GET /repos/{repo}", answer("repo"))
+		orgs.HandleFunc("GET /docs/", answer("docs"))
 		orgs.Group("/teams/{team:int}", seeValues("teams", "org", "team")).HandleFunc("GET /members", answer("members"))
 		r.Group("api.example.com/{v}", seeValues("host", "v")).HandleFunc("GET /x", answer("x"))
 		r.Group("/static", trace("static")).HandleFunc("GET /x", answer("x"))
@@ -191,7 +192,9 @@ func TestOwnAnswersReadPrefixValues(t *testing.T) {
 			{"GET", "http://api.example.com/v7/nothing", 404, []string{`r "" org="" team="" [ v="v7" ]`, `host "" v="v7" [ v="v7" ]`, `404 "" org="" team="" [ v="v7" ] pv=`}},
 			{"GET", "/static/nothing", 404, []string{"r " + none, "404 " + none + " pv="}},
 			{"GET", "/nothing", 404, []string{"r " + none, "404 " + none + " pv="}},
-			// A redirect has its target's pattern, and no values.
+			// A redirect that adds a trailing slash has its target's
+			// pattern and values; one that cleans the path, no values.
+			{"GET", "/orgs/acme/docs", 307, []string{`r "GET /orgs/{org}/docs/" org="acme" team="" [ org="acme" ]`, `orgs "GET /orgs/{org}/docs/" org="acme" team="" [ org="acme" ]`}},
 			{"GET", "/orgs/acme/./repos/cairn", 307, []string{`r "GET /orgs/{org}/repos/{repo}" org="" team="" [ org="" repo="" ]`, `orgs "GET /orgs/{org}/repos/{repo}" org="" team="" [ org="" repo="" ]`}},
 			{"GET", "/orgs/acme/repos/cairn", 200, []string{`r "GET /orgs/{org}/repos/{repo}" org="acme" team="" [ org="acme" repo="cairn" ]`, `orgs "GET /orgs/{org}/repos/{repo}" org="acme" team="" [ org="acme" repo="cairn" ]`}},
 		} {

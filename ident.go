@@ -53,13 +53,14 @@ import (
 type identKind uint8
 
 const (
-	identServe     identKind = iota // the route serves the request
-	identRedirect                   // the request is redirected to a path the route matches
-	identReject                     // no version of the route accepts the request (406)
-	identStripped                   // a Mount passes the request on, its prefix stripped
-	identThrough                    // a route of a mounted Router serves the request: the full pattern
-	identOtherForm                  // the request the router was given, served under SlashServe as the other form of its path
-	identClaim                      // the router's own answer below a group's prefix: r.Pattern is empty, see claimPattern
+	identServe         identKind = iota // the route serves the request
+	identRedirect                       // the request is redirected to a path the route matches
+	identSlashRedirect                  // as identRedirect, to the clean path with a trailing slash added or removed
+	identReject                         // no version of the route accepts the request (406)
+	identStripped                       // a Mount passes the request on, its prefix stripped
+	identThrough                        // a route of a mounted Router serves the request: the full pattern
+	identOtherForm                      // the request the router was given, served under SlashServe as the other form of its path
+	identClaim                          // the router's own answer below a group's prefix: r.Pattern is empty, see claimPattern
 )
 
 // String returns the kind's name.
@@ -69,6 +70,8 @@ func (k identKind) String() string {
 		return "serve"
 	case identRedirect:
 		return "redirect"
+	case identSlashRedirect:
+		return "slash redirect"
 	case identReject:
 		return "reject"
 	case identStripped:
@@ -309,15 +312,19 @@ func (t *identTable) grow(sl *identSlots) *identSlots {
 	return next
 }
 
-// answerID returns the identity of kind, identRedirect or identReject, of
-// the route rt of r, making it on first use.
+// answerID returns the identity of kind, identRedirect,
+// identSlashRedirect or identReject, of the route rt of r, making it on
+// first use.
 //
 // Optimization: most routes never redirect nor answer 406, so their
 // identities for those answers are made, and added to the registry, only
 // when one does; a route keeps one identity instead of three.
 func (r *Router) answerID(rt *route, kind identKind) *ident {
 	ids := &r.redirectIDs
-	if kind == identReject {
+	switch kind {
+	case identSlashRedirect:
+		ids = &r.slashRedirectIDs
+	case identReject:
 		ids = &r.rejectIDs
 	}
 	sid := rt.id
@@ -330,11 +337,20 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 		return id.(*ident)
 	}
 	l := sid.l
-	if kind == identRedirect {
+	switch kind {
+	case identRedirect:
 		// The request's path is not the one the redirect leads to, so
 		// its segments are not the pattern's values.
 		rl := *l
 		rl.asPathValues = true
+		l = &rl
+	case identSlashRedirect:
+		// The request's path is clean, and the one it leads to has a
+		// trailing slash more or less: their segments are the same from
+		// the start, so Param reads there the values the redirect leads
+		// to, as for a request served as the other form (otherFormID).
+		rl := *l
+		rl.fromStart = true
 		l = &rl
 	}
 	id := newIdent(sid.pat.str, l, int(sid.route), kind)

@@ -51,8 +51,10 @@ import (
 //
 // For a redirect, the middleware of [Router.Use] sees r.Pattern set to the
 // pattern of the route the redirect leads to, while the path is the one
-// redirected, so Param returns r.PathValue(name), which is "": a redirect
-// sets no path values, as ServeMux's does not. A request read once the
+// redirected. For a redirect that adds or removes a trailing slash only,
+// Param returns the value in the path it leads to, whose segments are the
+// same; for one that cleans the path, r.PathValue(name), which is "": a
+// redirect sets no path values, as ServeMux's does not. A request read once the
 // Router that routed it is collected (by a goroutine that outlived the
 // handler) gives r.PathValue(name) if it is set, else the value in the
 // path if the path lines up with the pattern, else "".

@@ -362,7 +362,7 @@ func TestAnswerIdentities(t *testing.T) {
 	r.HandleFunc("GET /a/{x}/", func(http.ResponseWriter, *http.Request) {})
 	r.HandleFunc("GET /b", func(http.ResponseWriter, *http.Request) {})
 	rt := r.routes[0]
-	if _, ok := r.redirectIDs.Load(rt.id); ok {
+	if _, ok := r.slashRedirectIDs.Load(rt.id); ok {
 		t.Fatal("a redirect identity before any redirect")
 	}
 	var wg sync.WaitGroup
@@ -375,7 +375,7 @@ func TestAnswerIdentities(t *testing.T) {
 	close(patterns)
 	first := <-patterns
 	id := findIdent(first)
-	if id == nil || id.kind != identRedirect || id.pat.str != "GET /a/{x}/" {
+	if id == nil || id.kind != identSlashRedirect || id.pat.str != "GET /a/{x}/" {
 		t.Fatalf("r.Pattern %q of a redirect: identity %+v", first, id)
 	}
 	for p := range patterns {
@@ -635,9 +635,11 @@ func TestRouterAliveWhileServing(t *testing.T) {
 }
 
 // TestParamOnRedirect checks what Param, Params and RouteVersion give the
-// middleware around a redirect: the request's path is not the one the
-// pattern in r.Pattern matches, so no values, as r.PathValue (which a
-// redirect leaves unset, as ServeMux's does), and the route's version.
+// middleware around a redirect: for one that cleans the path, whose
+// segments no longer line up with the pattern in r.Pattern, no values, as
+// r.PathValue (which a redirect leaves unset, as ServeMux's does); for one
+// that adds or removes a trailing slash only, the values of the path it
+// leads to; and the route's version.
 func TestParamOnRedirect(t *testing.T) {
 	for _, slash := range []SlashPolicy{SlashStrict, SlashRedirect} {
 		r := New()
@@ -663,12 +665,12 @@ func TestParamOnRedirect(t *testing.T) {
 			`/t/one/./two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
 			`/t/one//two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
 			`/x/../t/one/two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
-			`/s/one/two: GET /s/{a}/{b}/: a=""/""/"" b=""/""/"" version=v2`,
+			`/s/one/two: GET /s/{a}/{b}/: a="one"/"one"/"" b="two"/"two"/"" version=v2`,
 			`/s/one/./two/: GET /s/{a}/{b}/: a=""/""/"" b=""/""/"" version=v2`,
 		}
 		if slash == SlashRedirect {
 			paths = append(paths, "/t/one/two/")
-			want = append(want, `/t/one/two/: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`)
+			want = append(want, `/t/one/two/: GET /t/{a}/{b}: a="one"/"one"/"" b="two"/"two"/"" version=`)
 		}
 		for _, p := range paths {
 			w := &recorder{h: http.Header{}}

@@ -72,9 +72,10 @@ type Router struct {
 
 	// The identities of the answers other than serving, by the serving
 	// identity of their route, made when first needed (see answerID).
-	answerMu    sync.Mutex
-	redirectIDs sync.Map // *ident to *ident
-	rejectIDs   sync.Map // *ident to *ident
+	answerMu         sync.Mutex
+	redirectIDs      sync.Map // *ident to *ident
+	slashRedirectIDs sync.Map // *ident to *ident
+	rejectIDs        sync.Map // *ident to *ident
 	// otherFormIDs maps the identity of a route's answer (its own, a
 	// mount's full pattern, or a 406) to the one for the request served
 	// as the other form of its path; see otherFormID.

@@ -190,7 +190,12 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 	case verdictRedirect:
 		req.Pattern = v.pattern
 		if v.rt != nil {
-			req.Pattern = r.answerID(v.rt, identRedirect).pat.str
+			kind := identRedirect
+			if !q.escaped && (v.target == q.path+"/" || v.target+"/" == q.path) {
+				// The redirect only adds or removes a trailing slash.
+				kind = identSlashRedirect
+			}
+			req.Pattern = r.answerID(v.rt, kind).pat.str
 		}
 	case verdictReject:
 		id = r.answerID(v.rt, identReject)
