@@ -145,8 +145,13 @@ func (w *Writer) Header() http.Header { return w.rw.Header() }
 
 // WriteHeader records code and sends it, through the filter if w has one.
 // Informational codes (1xx other than 101) go straight to the client and
-// are not recorded; a second final code is ignored, as net/http ignores it.
+// are not recorded; a second final code is ignored, as net/http ignores it,
+// and so is any code once the connection is hijacked.
 func (w *Writer) WriteHeader(code int) {
+	if w.hijacked {
+		// As net/http: the connection is the handler's now.
+		return
+	}
 	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		w.rw.WriteHeader(code)
 		return
@@ -187,8 +192,12 @@ func (w *Writer) SendBody(p []byte) (int, error) { return w.rw.Write(p) }
 func (w *Writer) SendString(s string) (int, error) { return io.WriteString(w.rw, s) }
 
 // Write writes p as part of the body, after sending the status 200 if the
-// handler sent none.
+// handler sent none. Once the connection is hijacked, it writes nothing,
+// records nothing, and returns [http.ErrHijacked], as net/http does.
 func (w *Writer) Write(p []byte) (int, error) {
+	if w.hijacked {
+		return 0, http.ErrHijacked
+	}
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -202,6 +211,9 @@ func (w *Writer) Write(p []byte) (int, error) {
 // WriteString is Write for a string, so that [io.WriteString] need not
 // copy it, unless w has a filter that is not an [io.StringWriter].
 func (w *Writer) WriteString(s string) (int, error) {
+	if w.hijacked {
+		return 0, http.ErrHijacked
+	}
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -222,6 +234,9 @@ func (w *Writer) WriteString(s string) (int, error) {
 // the first bytes of src, so that a handler whose copy fails before any
 // arrive can still answer with another status (502, say).
 func (w *Writer) ReadFrom(src io.Reader) (int64, error) {
+	if w.hijacked {
+		return 0, http.ErrHijacked
+	}
 	var n int64
 	if w.status == 0 {
 		k, done, err := w.copyFirst(src)

@@ -378,3 +378,61 @@ func TestWriterNoFlushThroughAnotherWrapper(t *testing.T) {
 		t.Errorf("the handler's writer is an http.Flusher: %v, its flush gave %v; want false, ErrNotSupported", flusher, flushErr)
 	}
 }
+
+// TestWriterAfterHijack checks that a write after a hijack fails with
+// http.ErrHijacked and is not recorded, as net/http's writer does, with
+// and without a filter that would hold the bytes: the logger reports no
+// status for a connection that got none.
+func TestWriterAfterHijack(t *testing.T) {
+	for _, filtered := range []bool{false, true} {
+		var n int
+		var werr, serr, rerr error
+		var status int
+		var written int64
+		done := make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer close(done)
+			wr, owned := middleware.Acquire(w)
+			if owned {
+				defer wr.Release()
+			}
+			if filtered {
+				wr.SetFilter(&holdAll{w: wr})
+			}
+			conn, _, err := wr.Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			wr.WriteHeader(http.StatusTeapot)
+			n, werr = wr.Write([]byte("late"))
+			_, serr = wr.WriteString("late")
+			_, rerr = wr.ReadFrom(strings.NewReader("late"))
+			status, written = wr.Status(), wr.Written()
+		}))
+		resp, err := srv.Client().Get(srv.URL)
+		if err == nil {
+			resp.Body.Close()
+		}
+		<-done // Close does not wait for hijacked connections
+		srv.Close()
+		if n != 0 || !errors.Is(werr, http.ErrHijacked) || !errors.Is(serr, http.ErrHijacked) || !errors.Is(rerr, http.ErrHijacked) || status != 0 || written != 0 {
+			t.Errorf("filter %v: Write gave %d, %v; WriteString %v; ReadFrom %v; status %d, written %d; want 0, ErrHijacked thrice, 0, 0",
+				filtered, n, werr, serr, rerr, status, written)
+		}
+	}
+}
+
+// holdAll is a Filter that holds the status and the body and sends
+// nothing, as a compressor does before it decides.
+type holdAll struct {
+	w    *middleware.Writer
+	code int
+	body []byte
+}
+
+func (f *holdAll) WriteHeader(code int)        { f.code = code }
+func (f *holdAll) Write(p []byte) (int, error) { f.body = append(f.body, p...); return len(p), nil }
+func (f *holdAll) Flush() error                { return nil }
+func (f *holdAll) Reset()                      { f.code, f.body = 0, nil }
