@@ -220,10 +220,12 @@ func (f *filter) Flush() error {
 
 // Detach sends what f holds as it is, for a handler that takes the
 // connection over (see [middleware.Filter]): the header, uncompressed and
-// as the handler left it, then the held body, which net/http, like the
-// ResponseWriter without f, buffers and drops when the connection is
-// hijacked. The handler writes the rest to the connection itself, so none
-// of it is compressed. The Writer calls Detach only while f holds the
+// as the handler left it, then the held body (up to MinSize bytes), which
+// net/http buffers too and drops when the connection is hijacked: the
+// server drops at most its buffer's last partial 2 KiB, while f's held
+// bytes reach its buffer before the hijack, so the client may get more of
+// a body written before a hijack than without f. The handler writes the
+// rest to the connection itself, so none of it is compressed. The Writer calls Detach only while f holds the
 // header; in any other state it does nothing.
 func (f *filter) Detach() error {
 	if f.state != holding {
