@@ -191,7 +191,7 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		req.Pattern = v.pattern
 		if v.rt != nil {
 			kind := identRedirect
-			if !q.escaped && (v.target == q.path+"/" || v.target+"/" == q.path) {
+			if !q.escaped && slashApart(v.target, q.path) {
 				// The redirect only adds or removes a trailing slash.
 				kind = identSlashRedirect
 			}
@@ -436,4 +436,13 @@ func (t *table) allowedValue(req *http.Request, q *query) string {
 		}
 	}
 	return ""
+}
+
+// slashApart reports whether a and b differ only by a trailing slash that
+// one of them has, without building either form.
+func slashApart(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return len(a) == len(b)+1 && a[len(b)] == '/' && a[:len(b)] == b
 }
