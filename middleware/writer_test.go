@@ -436,3 +436,81 @@ func (f *holdAll) WriteHeader(code int)        { f.code = code }
 func (f *holdAll) Write(p []byte) (int, error) { f.body = append(f.body, p...); return len(p), nil }
 func (f *holdAll) Flush() error                { return nil }
 func (f *holdAll) Reset()                      { f.code, f.body = 0, nil }
+
+// heldHeader is a Filter that holds the status until Flush, which sends
+// it marked "flush"; with detach set, it also has Detach, which sends it
+// marked "detach".
+type heldHeader struct {
+	w    *middleware.Writer
+	code int
+}
+
+func (f *heldHeader) WriteHeader(code int) { f.code = code }
+func (f *heldHeader) Write(p []byte) (int, error) {
+	return len(p), nil
+}
+func (f *heldHeader) Flush() error { return f.send("flush") }
+func (f *heldHeader) Reset()       { f.code = 0 }
+func (f *heldHeader) send(how string) error {
+	if f.code != 0 && !f.w.Sent() {
+		f.w.Header().Set("X-Sent-By", how)
+		f.w.SendHeader(f.code)
+	}
+	return nil
+}
+
+// detachingHeader is heldHeader with Detach.
+type detachingHeader struct{ heldHeader }
+
+func (f *detachingHeader) Detach() error { return f.send("detach") }
+
+// TestWriterHijackSendsHeldStatus checks that a status a filter holds
+// goes to the client before a hijack: through the filter's Detach if it
+// has one, and otherwise through its Flush.
+func TestWriterHijackSendsHeldStatus(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		filter func(*middleware.Writer) middleware.Filter
+		want   string
+	}{
+		{"Flush", func(w *middleware.Writer) middleware.Filter { return &heldHeader{w: w} }, "flush"},
+		{"Detach", func(w *middleware.Writer) middleware.Filter { return &detachingHeader{heldHeader{w: w}} }, "detach"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				defer close(done)
+				wr, owned := middleware.Acquire(w)
+				if owned {
+					defer wr.Release()
+				}
+				wr.SetFilter(tt.filter(wr))
+				wr.WriteHeader(http.StatusAccepted)
+				conn, buf, err := wr.Hijack()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer conn.Close()
+				buf.WriteString("TUNNEL")
+				buf.Flush()
+			}))
+			defer srv.Close()
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			conn.SetDeadline(time.Now().Add(10 * time.Second))
+			io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			<-done
+			if err != nil {
+				t.Fatalf("no response before the tunnel: %v", err)
+			}
+			if resp.StatusCode != http.StatusAccepted || resp.Header.Get("X-Sent-By") != tt.want {
+				t.Errorf("got %d sent by %q, want 202 sent by %q", resp.StatusCode, resp.Header.Get("X-Sent-By"), tt.want)
+			}
+		})
+	}
+}
