@@ -76,9 +76,13 @@ func Param(r *http.Request, name string) string {
 		}
 	}
 	if id == nil {
-		if id = idents.findClaim(r.Pattern); id == nil {
-			// A pattern of no live Router: from a ServeMux, or set by
-			// hand.
+		// The router's own answer below a group's prefix has an empty
+		// r.Pattern (see findClaim); anything else is a pattern of no
+		// live Router: from a ServeMux, or set by hand.
+		if r.Pattern == "" {
+			id = idents.findClaim(r.Pattern)
+		}
+		if id == nil {
 			return patternParam(r, name)
 		}
 	}

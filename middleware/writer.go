@@ -110,7 +110,7 @@ func asWriter(w http.ResponseWriter) *Writer {
 //
 // Allocation: none.
 func (w *Writer) ResponseWriter() http.ResponseWriter {
-	if !canFlush(w.rw) {
+	if flusher(w.rw) == nil {
 		return (*noFlushWriter)(w)
 	}
 	return w
@@ -312,7 +312,7 @@ func (b *bodyWriter) Write(p []byte) (int, error) { return (*Writer)(b).Write(p)
 // sends nothing, if that ResponseWriter cannot flush.
 func (w *Writer) FlushError() error {
 	f := flusher(w.rw)
-	if f == nil || !canFlush(w.rw) {
+	if f == nil {
 		return http.ErrNotSupported
 	}
 	if w.status == 0 {
@@ -333,37 +333,29 @@ func (w *Writer) FlushError() error {
 }
 
 // flusher returns rw, or the ResponseWriter it unwraps to, that has a
-// flush method, as [http.ResponseController] looks for one, or nil.
+// flush method, as [http.ResponseController] looks for one, or nil if no
+// flush through rw reaches a writer that can flush. A Writer, which a
+// wrapper of another kind may hand on between two middleware, is the one
+// to flush through, but flushes only if the writer under it does, so the
+// search looks through it.
 func flusher(rw http.ResponseWriter) http.ResponseWriter {
+	var through http.ResponseWriter // the first Writer on the way, if any
 	for {
 		switch t := rw.(type) {
+		case *Writer:
+			if through == nil {
+				through = rw
+			}
+			rw = t.rw
 		case interface{ FlushError() error }, http.Flusher:
+			if through != nil {
+				return through
+			}
 			return rw
 		case interface{ Unwrap() http.ResponseWriter }:
 			rw = t.Unwrap()
 		default:
 			return nil
-		}
-	}
-}
-
-// canFlush reports whether a flush through rw reaches a writer that can
-// flush. Unlike flusher, it looks through a Writer, which a wrapper of
-// another kind may hand on between two middleware: the Writer flushes only
-// if the writer under it does.
-func canFlush(rw http.ResponseWriter) bool {
-	for {
-		switch t := rw.(type) {
-		case *Writer:
-			rw = t.rw
-		case *noFlushWriter:
-			rw = t.rw
-		case interface{ FlushError() error }, http.Flusher:
-			return true
-		case interface{ Unwrap() http.ResponseWriter }:
-			rw = t.Unwrap()
-		default:
-			return false
 		}
 	}
 }
