@@ -171,6 +171,10 @@ func TestOwnAnswersReadPrefixValues(t *testing.T) {
 			w.Header().Add("X-Values", "404 "+describeValues(req, "org", "team")+" pv="+req.PathValue("org"))
 			w.WriteHeader(http.StatusNotFound)
 		}))
+		r.MethodNotAllowed(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Add("X-Values", "405 "+describeValues(req, "org", "team"))
+			w.WriteHeader(http.StatusMethodNotAllowed)
+		}))
 		org := `"" org="acme" team="" [ org="acme" ]`
 		team := `"" org="acme" team="42" [ org="acme" team="42" ]`
 		none := `"" org="" team="" [ ]`
@@ -181,12 +185,12 @@ func TestOwnAnswersReadPrefixValues(t *testing.T) {
 		}{
 			{"GET", "/orgs/acme/nothing", 404, []string{"r " + org, "orgs " + org, "404 " + org + " pv="}},
 			{"GET", "/orgs/acme", 404, []string{"r " + org, "orgs " + org, "404 " + org + " pv="}},
-			{"DELETE", "/orgs/acme/repos/cairn", 405, []string{"r " + org, "orgs " + org}},
+			{"DELETE", "/orgs/acme/repos/cairn", 405, []string{"r " + org, "orgs " + org, "405 " + org}},
 			{"OPTIONS", "/orgs/acme/repos/cairn", 204, []string{"r " + org, "orgs " + org}},
 			{"GET", "/orgs/a%2Fb/nothing", 404, []string{
 				`r "" org="a/b" team="" [ org="a/b" ]`, `orgs "" org="a/b" team="" [ org="a/b" ]`, `404 "" org="a/b" team="" [ org="a/b" ] pv=`}},
 			{"GET", "/orgs/acme/teams/42/nothing", 404, []string{"r " + team, "orgs " + team, "teams " + team, "404 " + team + " pv="}},
-			{"POST", "/orgs/acme/teams/42/members", 405, []string{"r " + team, "orgs " + team, "teams " + team}},
+			{"POST", "/orgs/acme/teams/42/members", 405, []string{"r " + team, "orgs " + team, "teams " + team, "405 " + team}},
 			// The constraint rejects "x": the outer group covers the path.
 			{"GET", "/orgs/acme/teams/x/nothing", 404, []string{"r " + org, "orgs " + org, "404 " + org + " pv="}},
 			{"GET", "http://api.example.com/v7/nothing", 404, []string{`r "" org="" team="" [ v="v7" ]`, `host "" v="v7" [ v="v7" ]`, `404 "" org="" team="" [ v="v7" ] pv=`}},
