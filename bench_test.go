@@ -598,3 +598,39 @@ func BenchmarkComposition(b *testing.B) {
 		})
 	}
 }
+
+// registerPrefixes are the prefixes that BenchmarkRegister spreads its
+// routes over, as the benchmarks module's growth suite does.
+var registerPrefixes = []string{"/api", "/v1", "/v2/admin", "/users", "/static/img", "/docs", "/orgs/teams", "/search"}
+
+// BenchmarkRegister measures registering routes: an op is building a
+// router of n routes, static ("GET /api/r7") or ending in a wildcard
+// ("GET /api/r7/{id}"), and serving one request with it, which publishes
+// its table. It reports the time per route.
+func BenchmarkRegister(b *testing.B) {
+	for _, kind := range []string{"static", "param"} {
+		for _, n := range []int{100, 10000} {
+			b.Run(fmt.Sprintf("%s/routes=%d", kind, n), func(b *testing.B) {
+				patterns := make([]string, n)
+				for i := range patterns {
+					patterns[i] = "GET " + registerPrefixes[i%len(registerPrefixes)] + "/r" + strconv.Itoa(i)
+					if kind == "param" {
+						patterns[i] += "/{id}"
+					}
+				}
+				h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+				w := newNopWriter()
+				req := httptest.NewRequest("GET", "/api/r0", nil)
+				b.ReportAllocs()
+				for b.Loop() {
+					r := cairn.New()
+					for _, p := range patterns {
+						r.Handle(p, h)
+					}
+					r.ServeHTTP(w, req)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/route")
+			})
+		}
+	}
+}

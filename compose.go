@@ -27,6 +27,7 @@ package cairn
 import (
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -353,12 +354,16 @@ func (g *Group) PopulatePathValues(enabled bool) *Group {
 // Handle registers h for pattern, prefixed and wrapped as the group says.
 // It panics as [Router.Handle] does.
 func (g *Group) Handle(pattern string, h http.Handler) {
-	g.register(pattern, h, callerLocation())
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:]) // see callerLocation
+	g.register(pattern, h, location(pc[0]))
 }
 
 // HandleFunc registers f for pattern, as [Group.Handle] does.
 func (g *Group) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Request)) {
-	g.register(pattern, http.HandlerFunc(f), callerLocation())
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:]) // see callerLocation
+	g.register(pattern, http.HandlerFunc(f), location(pc[0]))
 }
 
 // register registers h for pattern in the group.

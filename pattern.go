@@ -320,13 +320,51 @@ func splitPath(dst []segment, p string) []segment {
 // from its string instead of keeping them: 24 bytes a segment, or 72 for
 // "GET /api/users/{id}".
 func (p *pattern) settle() {
-	var buf [8]segment
-	if slices.Equal(splitPath(buf[:0], p.path()), *p.parsed) {
+	compact := false
+	switch readAsWritten(p.path()) {
+	case 1:
+		compact = true
+	case 0:
+		var buf [8]segment
+		compact = slices.Equal(splitPath(buf[:0], p.path()), *p.parsed)
+	}
+	if compact {
 		p.parsed = nil
 		return
 	}
 	segs := slices.Clone(*p.parsed)
 	p.parsed = &segs
+}
+
+// readAsWritten tells, from the path of a pattern that parsed, whether
+// its segments are those that splitPath reads: 1 if they are, -1 if a
+// constraint or a {$} makes them differ, 0 if an escape ('%') leaves it
+// to a comparison of the two (an escape that does not decode is read as
+// written).
+//
+// Optimization: most patterns are told apart in one pass over their
+// bytes, without splitting them again.
+func readAsWritten(path string) int {
+	wild, escaped := false, false
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '/':
+			wild = false
+		case '{':
+			// Only at the start of a segment, in a pattern that parsed.
+			wild = true
+		case ':', '$':
+			if wild {
+				return -1
+			}
+		case '%':
+			escaped = true
+		}
+	}
+	if escaped {
+		return 0
+	}
+	return 1
 }
 
 // method returns the method of p; "" matches every method.
@@ -376,7 +414,7 @@ func (p *pattern) staticPath() string {
 		}
 	}
 	// The method and the host hold no '/'.
-	if raw := p.path(); len(raw) == n && !strings.ContainsAny(raw, "%{") {
+	if raw := p.path(); len(raw) == n && !hasEscapeOrBrace(raw) {
 		return raw
 	}
 	var b strings.Builder
@@ -445,8 +483,8 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 	}
 
 	method, rest := "", s
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
-		method, rest = s[:i], strings.TrimLeft(s[i+1:], " \t")
+	if i := indexBlank(s); i >= 0 {
+		method, rest = s[:i], trimBlanks(s[i+1:])
 		off = len(s) - len(rest)
 		// As with ServeMux, leading blanks leave the method empty.
 		if method != "" && !isToken(method) {
@@ -576,6 +614,37 @@ func parsePatternInto(into *pattern, buf *[]segment, s string, lookup constraint
 		*p.parsed = append(*p.parsed, sg)
 	}
 	return p, nil
+}
+
+// indexBlank returns the index of the first space or tab in s, or -1.
+//
+// Optimization: strings.IndexAny builds a set of the bytes on each call,
+// which cost more than parsing the rest of a short pattern.
+func indexBlank(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			return i
+		}
+	}
+	return -1
+}
+
+// trimBlanks returns s without its leading spaces and tabs.
+func trimBlanks(s string) string {
+	for s != "" && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
+}
+
+// hasEscapeOrBrace reports whether s holds a '%' or a '{'.
+func hasEscapeOrBrace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' || s[i] == '{' {
+			return true
+		}
+	}
+	return false
 }
 
 // maxNamesScanned is the number of wildcard names from which parsePattern

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -534,4 +535,44 @@ func TestConflictExamplePaths(t *testing.T) {
 		t.Fatalf("only %d conflicts among the random pairs, %d example paths and %d difference paths checked", checked, paths, differences)
 	}
 	t.Logf("%d conflicts, %d example paths, %d difference paths", checked, paths, differences)
+}
+
+// TestRegisterLocation checks that each way of registering a route
+// records the line of the call that registered it, which conflict
+// messages and Routes report.
+func TestRegisterLocation(t *testing.T) {
+	r := cairn.New()
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	f := func(http.ResponseWriter, *http.Request) {}
+	g := r.Group("/g")
+	sub := cairn.New()
+	sub.HandleFunc("GET /x", f)
+	lines := map[string]int{}
+	at := func(pattern string) {
+		_, _, line, _ := runtime.Caller(1)
+		lines[pattern] = line + 1 // the route is registered on the next line
+	}
+	at("GET /handle")
+	r.Handle("GET /handle", h)
+	at("GET /handlefunc")
+	r.HandleFunc("GET /handlefunc", f)
+	at("GET /g/handle")
+	g.Handle("GET /handle", h)
+	at("GET /g/handlefunc")
+	g.HandleFunc("GET /handlefunc", f)
+	at("/m/")
+	r.Mount("/m", sub)
+	for _, ri := range r.Routes() {
+		line, ok := lines[ri.Pattern]
+		if !ok {
+			continue
+		}
+		delete(lines, ri.Pattern)
+		if want := fmt.Sprintf("router_test.go:%d", line); !strings.HasSuffix(ri.Location, want) {
+			t.Errorf("%q: Location %q, want one ending in %q", ri.Pattern, ri.Location, want)
+		}
+	}
+	for p := range lines {
+		t.Errorf("%q: not among the routes", p)
+	}
 }
