@@ -168,6 +168,9 @@ func (p *pattern) compact() bool { return p.parsed == nil }
 // '/' from hostStart, or len(p.str) if there is none (in a pattern that
 // holds only its string).
 func (p *pattern) hostEnd() int {
+	if rest := p.str[p.hostStart:]; rest != "" && rest[0] == '/' {
+		return int(p.hostStart) // no host, as most patterns
+	}
 	i := strings.IndexByte(p.str[p.hostStart:], '/')
 	if i < 0 {
 		return len(p.str)

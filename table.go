@@ -53,6 +53,12 @@ func (mi *methodIndex) hasAll(routes []*route) bool {
 
 // bit returns the bit of method m, adding m if it is new.
 func (mi *methodIndex) bit(m string) uint {
+	// Optimization: a common method that has its bit is found without
+	// hashing its name, as every route's is when it is registered.
+	v := verbOf(m)
+	if v != 0 && mi.verbBits[v] != 0 {
+		return uint(mi.verbBits[v] - 1)
+	}
 	if b, ok := mi.bits[m]; ok {
 		return b
 	}
@@ -65,7 +71,7 @@ func (mi *methodIndex) bit(m string) uint {
 	}
 	mi.bits[m] = b
 	mi.names = append(mi.names, m)
-	if v := verbOf(m); v != 0 {
+	if v != 0 {
 		mi.verbBits[v] = uint8(b + 1)
 	}
 	return b

@@ -134,7 +134,15 @@ func (c *change) methods(routes []*route) *methodIndex {
 func (c *change) addRoute(rt *route) {
 	p := &rt.id.pat
 	ht := c.hostTree(p.host())
-	ht.root = c.update(ht, ht.root, p.segments(), rt, nil, p.staticPath())
+	// Unclean paths are redirected before they could match, so they are
+	// kept out of the index of static paths. Optimization: a pattern with
+	// a method other than CONNECT was checked clean when it was parsed,
+	// and its static path is its path as written unless it has escapes.
+	key := p.staticPath()
+	if m := p.method(); key != "" && (m == "" || m == "CONNECT" || key != p.path()) && !isClean(key) {
+		key = ""
+	}
+	ht.root = c.update(ht, ht.root, p.segments(), rt, nil, key)
 }
 
 // addClaim adds to the lookup tree of host the claim of g on the node at
@@ -147,7 +155,7 @@ func (c *change) addClaim(host string, segs []segment, g *groupNode) {
 
 // update returns ln, owned by c, with what is added at the end of segs:
 // the route rt, or, if claim is not nil, its claim. If key is not empty,
-// it is the path that segs, all literals, match (see
+// it is the clean path that segs, all literals, match (see
 // [pattern.staticPath]): the leaf at their end also goes into the host
 // tree's index of static paths.
 func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route, claim *groupNode, key string) *lookupNode {
@@ -162,8 +170,7 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 		}
 		routes := append(ln.leaf.all(), rt)
 		ln.leaf = compileLeaf(routes, c.methods(routes))
-		// Unclean paths are redirected before they could match.
-		if key != "" && isClean(key) {
+		if key != "" {
 			ht.static.set(key, ln.leaf, c.edit)
 			ht.staticLens |= lenBit(len(key))
 		}
