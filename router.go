@@ -333,6 +333,7 @@ func (r *Router) publish() *table {
 	if r.table.Load() == nil {
 		// From now on lookups may read the table: changes copy it.
 		r.edit = nil
+		r.tab.trim()
 		r.table.Store(r.tab)
 	}
 	return r.tab

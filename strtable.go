@@ -20,7 +20,10 @@ package cairn
 // where its probe starts, so the work it causes is bounded by the longest
 // run of used slots, which the registered keys alone decide.
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // A strTable maps strings to values of type V. The zero value is empty
 // and ready to use; a table read by a lookup is never changed (see
@@ -238,6 +241,15 @@ func newStrTable[V any](n int) *strTable[V] {
 func (t *strTable[V]) grow() {
 	t.slots = make([]uint32, max(8, 2*len(t.slots)))
 	t.pos = uint32(len(t.slots) - 1)
+	// Optimization: the entries get room for as many as the slots take
+	// before they grow again, so that appending to them copies nothing
+	// until then. Left to append, which grows a large slice by a quarter,
+	// a table of a hundred thousand keys allocated twice as much in all.
+	if n := len(t.slots) / 2; cap(t.entries) < n {
+		entries := make([]strEntry[V], len(t.entries), n)
+		copy(entries, t.entries)
+		t.entries = entries
+	}
 	mask := uint64(len(t.slots) - 1)
 	for j, e := range t.entries {
 		h := strHash(e.key)
@@ -246,6 +258,14 @@ func (t *strTable[V]) grow() {
 			i = (i + 1) & mask
 		}
 		t.slots[i] = slotTag(h, t.pos) | uint32(j+1)
+	}
+}
+
+// trim gives t's entries an array of their length, if they have more
+// room.
+func (t *strTable[V]) trim() {
+	if t != nil && cap(t.entries) > len(t.entries) {
+		t.entries = slices.Clone(t.entries)
 	}
 }
 

@@ -231,6 +231,9 @@ func (n *lookupNode) setLiteral(c *change, k string, child *lookupNode) {
 			m.set(l.key, l.node, c.edit)
 		}
 		m.set(k, child, c.edit)
+		if c.inPlace {
+			c.t.wide = append(c.t.wide, m)
+		}
 		more := n.mut()
 		more.litMap, more.litIndex, more.litSlash = m, nil, false
 		n.lits = nil
