@@ -1,7 +1,10 @@
 package cairn
 
 import (
+	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -152,5 +155,54 @@ func TestStrHashSpread(t *testing.T) {
 		if avg := float64(total) / float64(len(keys)); avg > 1.7 {
 			t.Errorf("%s: %d keys in %d slots take %.2f probes on average, want about 1.5", name, len(keys), len(tbl.slots), avg)
 		}
+	}
+}
+
+// TestTrimOnPublish checks that the hash tables a router fills before its
+// first request, the index of static paths and the literal children of a
+// wide node, have entries of their length once it is published, and still
+// find every route; and that tables made after that are left alone.
+func TestTrimOnPublish(t *testing.T) {
+	r := New()
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	const n = 600 // past 512, the entries grow room for 1024
+	for i := range n {
+		r.Handle(fmt.Sprintf("GET /wide/r%d", i), h)
+	}
+	before := r.tab
+	if len(before.wide) != 1 {
+		t.Fatalf("%d wide tables before publishing, want 1", len(before.wide))
+	}
+	lm := before.wide[0]
+	if cap(lm.base.entries) < 1024 || cap(before.noHost.static.base.entries) < 1024 {
+		t.Fatalf("entries already of their length before publishing: the test does not test trim")
+	}
+	r.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/wide/r0", nil))
+	tab := r.table.Load()
+	if tab.wide != nil {
+		t.Errorf("published table keeps %d wide tables", len(tab.wide))
+	}
+	for name, st := range map[string]*strTable[*lookupNode]{"literal children": lm.base} {
+		if want := cap(slices.Clone(st.entries)); cap(st.entries) != want || len(st.entries) != n {
+			t.Errorf("%s: %d entries, room for %d, want %d and %d", name, len(st.entries), cap(st.entries), n, want)
+		}
+	}
+	// An array of n entries, rounded up to its allocation's size.
+	if st, want := tab.noHost.static.base, cap(slices.Clone(tab.noHost.static.base.entries)); cap(st.entries) != want || len(st.entries) != n {
+		t.Errorf("static index: %d entries, room for %d, want %d and %d", len(st.entries), cap(st.entries), n, want)
+	}
+	for i := range n {
+		w := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", fmt.Sprintf("/wide/r%d", i), nil)
+		r.ServeHTTP(w, req)
+		if w.Code != 200 {
+			t.Fatalf("GET /wide/r%d: %d", i, w.Code)
+		}
+	}
+	for i := range 2 * maxScannedLiterals {
+		r.Handle(fmt.Sprintf("GET /late/r%d", i), h)
+	}
+	if w := r.table.Load().wide; w != nil {
+		t.Errorf("a table made after publishing is kept for trim: %d", len(w))
 	}
 }
