@@ -3,9 +3,9 @@ package cairn
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
