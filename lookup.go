@@ -398,9 +398,12 @@ func (q *query) pick(rt *route) *route {
 // compileLeaf builds the leaf for routes, which share their path shape.
 // The routes of one method are one route, unless some are versioned: then
 // the leaf holds a copy of the unversioned route (or of the first versioned
-// one, if there is none) that carries the set of versions.
-func compileLeaf(routes []*route, mi *methodIndex) *leaf {
-	l := &leaf{}
+// one, if there is none) that carries the set of versions. The leaf is *l,
+// a zero leaf, unless l is nil.
+func compileLeaf(l *leaf, routes []*route, mi *methodIndex) *leaf {
+	if l == nil {
+		l = new(leaf)
+	}
 	var buf [8]*route
 	explicit, anyRoute := buf[:0], (*route)(nil)
 	sorted := routes

@@ -24,13 +24,13 @@ func TestLeafVerbOracle(t *testing.T) {
 		var routes []*route
 		for i, m := range methods {
 			if rng.IntN(3) == 0 {
-				routes = append(routes, newRoute(mustIdent(t, m+" /x"), h, i))
+				routes = append(routes, testRoute(mustIdent(t, m+" /x"), h, i))
 			}
 		}
 		if rng.IntN(2) == 0 {
-			routes = append(routes, newRoute(mustIdent(t, "/x"), h, len(methods)))
+			routes = append(routes, testRoute(mustIdent(t, "/x"), h, len(methods)))
 		}
-		l := compileLeaf(routes, &methodIndex{})
+		l := compileLeaf(nil, routes, &methodIndex{})
 		for _, m := range methods {
 			byName := routeByName(l, m)
 			byVerb := l.route(&query{method: m, verb: verbOf(m)})
@@ -71,7 +71,7 @@ func routeByName(l *leaf, method string) *route {
 func TestLeafKeepsRoutes(t *testing.T) {
 	h := http.NotFoundHandler()
 	mk := func(i int, s, version string) *route {
-		rt := newRoute(mustIdent(t, s), h, i)
+		rt := testRoute(mustIdent(t, s), h, i)
 		if version != "" {
 			rt.more = &routeMore{version: version}
 		}
@@ -86,7 +86,7 @@ func TestLeafKeepsRoutes(t *testing.T) {
 		{mk(0, "GET /x", ""), mk(1, "GET /x", "v2"), mk(2, "/x", "v1"), mk(3, "POST /x", "")},
 		{mk(0, "/x", "v1"), mk(1, "/x", "v2")},
 	} {
-		l := compileLeaf(routes, &methodIndex{})
+		l := compileLeaf(nil, routes, &methodIndex{})
 		if got := l.all(); !slices.Equal(got, routes) {
 			t.Errorf("leaf of %s keeps %s", describeRoutes(routes), describeRoutes(got))
 		}
@@ -393,4 +393,11 @@ func TestLeafManyMethods(t *testing.T) {
 		!slices.Contains(allow, "GET") || !slices.Contains(allow, "HEAD") || !slices.Contains(allow, "A000") || !slices.Contains(allow, "A299") {
 		t.Errorf("POST /x: %d, Allow has %d methods (%.60q...), want 405 and 303", w.Code, len(allow), w.Header().Get("Allow"))
 	}
+}
+
+// testRoute returns a new route for h, of index idx, with the identity id.
+func testRoute(id *ident, h http.Handler, idx int) *route {
+	rt := new(route)
+	initRoute(rt, id, h, idx)
+	return rt
 }

@@ -32,7 +32,8 @@ func TestStructSizes(t *testing.T) {
 
 // TestRegistrationAllocations bounds the allocations that registering a
 // route costs, static and with a wildcard, averaged over a router of 1000
-// routes.
+// routes: what a route keeps comes from blocks (see block), so what is
+// left is the arrays of blocks and tables as they grow.
 func TestRegistrationAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes what escapes to the heap; CI runs this test without it")
@@ -43,8 +44,8 @@ func TestRegistrationAllocations(t *testing.T) {
 		suffix string
 		max    float64
 	}{
-		{"static", "", 4.5},
-		{"param", "/{id}", 5.5},
+		{"static", "", 0.5},
+		{"param", "/{id}", 0.5},
 	} {
 		patterns := make([]string, 1000)
 		for i := range patterns {

@@ -59,10 +59,13 @@ type Router struct {
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
-	tab        *table        // the newest table, published once the router serves
-	edit       *editToken    // the token of the changes before the first request
-	none       *verdictEntry // what Handler returns when no route matches
-	base       *groupNode    // the group of the routes registered through no group: no middleware
+	// blocks allocate what registering makes before the router serves;
+	// nil once it serves.
+	blocks *blocks
+	tab    *table        // the newest table, published once the router serves
+	edit   *editToken    // the token of the changes before the first request
+	none   *verdictEntry // what Handler returns when no route matches
+	base   *groupNode    // the group of the routes registered through no group: no middleware
 
 	table        atomic.Pointer[table] // the published table; nil until the first request
 	noPathValues atomic.Bool           // do not populate r.PathValue
@@ -290,6 +293,7 @@ func (r *Router) registerMount(s string, h http.Handler, g *Group, loc location,
 // init gives r its first table, if it has none; r.mu is held.
 func (r *Router) init() {
 	if r.tab == nil {
+		r.blocks = new(blocks)
 		r.edit = new(editToken)
 		r.tab = newTable(r.edit)
 		r.none = &verdictEntry{r: r, v: verdict{kind: verdictNone}}
@@ -302,7 +306,7 @@ func (r *Router) init() {
 // it modifies a copy, which commit publishes.
 func (r *Router) change() *change {
 	if r.table.Load() == nil {
-		return &change{edit: r.edit, t: r.tab, inPlace: true}
+		return &change{edit: r.edit, t: r.tab, inPlace: true, blocks: r.blocks}
 	}
 	t := *r.tab
 	return &change{edit: new(editToken), t: &t}
@@ -332,7 +336,7 @@ func (r *Router) publish() *table {
 	r.init()
 	if r.table.Load() == nil {
 		// From now on lookups may read the table: changes copy it.
-		r.edit = nil
+		r.edit, r.blocks = nil, nil
 		r.tab.trim()
 		r.table.Store(r.tab)
 	}
@@ -356,7 +360,13 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 		buf = new([]segment)
 	}
 	r.segs = nil
-	id := &ident{kind: identServe}
+	var id *ident
+	if r.blocks != nil {
+		id = r.blocks.idents.new()
+	} else {
+		id = new(ident)
+	}
+	id.kind = identServe
 	p, err := parsePatternInto(&id.pat, buf, r.copyPattern(s), r.constraints.lookup)
 	if err != nil {
 		return nil, err
@@ -425,7 +435,13 @@ const (
 func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted) {
 	p := &id.pat
 	idx := len(r.routes)
-	rt := newRoute(id, h, idx)
+	var rt *route
+	if r.blocks != nil {
+		rt = r.blocks.routes.new()
+	} else {
+		rt = new(route)
+	}
+	initRoute(rt, id, h, idx)
 	rt.pathValues, rt.hasMount = g.pathValues, m != nil
 	if g.version != "" || g.name != "" || m != nil {
 		rt.more = &routeMore{version: g.version, name: g.name, mount: m}

@@ -123,11 +123,11 @@ func (rt *route) hops() []*groupNode {
 	return rt.group.hops
 }
 
-// newRoute returns the route for h, the one of index idx, whose identity
-// id holds its pattern; the index is kept in id.
-func newRoute(id *ident, h http.Handler, idx int) *route {
+// initRoute makes *rt, a zero route, the route for h, the one of index
+// idx, whose identity id holds its pattern; the index is kept in id.
+func initRoute(rt *route, id *ident, h http.Handler, idx int) {
 	id.route = uint32(idx)
-	return &route{id: id, handler: h, seq: int32(idx), multi: id.pat.endsInMulti()}
+	*rt = route{id: id, handler: h, seq: int32(idx), multi: id.pat.endsInMulti()}
 }
 
 // A setting is a per-route or per-group choice that may defer to the

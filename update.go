@@ -39,6 +39,9 @@ type change struct {
 	// the only ones it may modify; the others, which lookups may be
 	// reading, it copies.
 	made map[*lookupNode]struct{}
+	// blocks allocate the nodes and leaves of a change before the router
+	// serves; nil after.
+	blocks *blocks
 }
 
 // own returns n, or a copy of it that c may modify, or a new node if n is
@@ -51,7 +54,7 @@ type change struct {
 func (c *change) own(n *lookupNode) *lookupNode {
 	if c.inPlace {
 		if n == nil {
-			n = new(lookupNode)
+			n = c.blocks.nodes.new()
 		}
 		return n
 	}
@@ -169,7 +172,11 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 			return ln
 		}
 		routes := append(ln.leaf.all(), rt)
-		ln.leaf = compileLeaf(routes, c.methods(routes))
+		var l *leaf
+		if c.blocks != nil && ln.leaf == nil {
+			l = c.blocks.leaves.new()
+		}
+		ln.leaf = compileLeaf(l, routes, c.methods(routes))
 		if key != "" {
 			ht.static.set(key, ln.leaf, c.edit)
 			ht.staticLens |= lenBit(len(key))
