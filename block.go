@@ -18,15 +18,15 @@ import "unsafe"
 // to it, and its first one is dropped. That wastes at most one leaf per
 // route, 24 bytes, and only for routes that share a path.
 type block[T any] struct {
-	free  []T // what is left of the current array
-	bytes int // the size of the last array, in bytes
+	free []T // what is left of the current array
+	made int // the values of all the arrays so far
 }
 
-// The sizes of the arrays that blocks allocate, in bytes: from
-// minBlockBytes, twice as large as the last, up to maxBlockBytes, so that
-// a router of a few routes keeps few values unused, and one of many, a
-// few hundred at most. Both are size classes of the Go allocator, as are
-// the sizes between them.
+// The sizes of the arrays that blocks allocate, in bytes: a size class of
+// the Go allocator, from minBlockBytes to maxBlockBytes, the largest not
+// above a quarter of the bytes of the values made so far, so that the
+// values left unused in the last array are at most a quarter of those in
+// use, or minBlockBytes.
 const (
 	minBlockBytes = 256
 	maxBlockBytes = 3072
@@ -40,12 +40,26 @@ const mallocHeader = 8
 // new returns a new zero value from b.
 func (b *block[T]) new() *T {
 	if len(b.free) == 0 {
-		b.bytes = min(max(2*b.bytes, minBlockBytes), maxBlockBytes)
-		b.free = make([]T, blockLen(b.bytes, int(unsafe.Sizeof(*new(T)))))
+		size := int(unsafe.Sizeof(*new(T)))
+		n := blockLen(blockBytes(b.made*size/4), size)
+		b.free = make([]T, n)
+		b.made += n
 	}
 	v := &b.free[0]
 	b.free = b.free[1:]
 	return v
+}
+
+// blockBytes returns the size of the array to allocate for a block that
+// wants about want bytes: the size class of the allocator, between
+// minBlockBytes and maxBlockBytes, at most want if one is.
+func blockBytes(want int) int {
+	for _, c := range [...]int{maxBlockBytes, 2048, 1024, 512} {
+		if want >= c {
+			return c
+		}
+	}
+	return minBlockBytes
 }
 
 // blockLen returns the number of values of size bytes that an array
