@@ -1,7 +1,8 @@
 // Benchinstr counts the instructions that the lookup benchmarks of this
 // module run per operation (one request, or for the API cases one request
-// for each route of the list), for cairn and other routers, under
-// valgrind's cachegrind, and prints them as a Markdown table.
+// for each route of the list), and the registration benchmarks per router
+// built, for cairn and other routers, under valgrind's cachegrind, and
+// prints them as a Markdown table.
 //
 // Usage, in the benchmarks module:
 //
@@ -65,7 +66,7 @@ type benchCase struct {
 	lo, hi int
 }
 
-// cases are the lookup benchmarks benchinstr counts.
+// cases are the benchmarks benchinstr counts.
 var cases = []benchCase{
 	{"Single/static", `^BenchmarkSingle$/^static$/^router=ROUTER$`, 100000, 300000},
 	{"Single/param1", `^BenchmarkSingle$/^param1$/^router=ROUTER$`, 100000, 300000},
@@ -80,6 +81,10 @@ var cases = []benchCase{
 	{"Depth/depth=2", `^BenchmarkDepth$/^depth=2$/^router=ROUTER$`, 100000, 300000},
 	{"Depth/depth=8", `^BenchmarkDepth$/^depth=8$/^router=ROUTER$`, 100000, 300000},
 	{"Depth/depth=32", `^BenchmarkDepth$/^depth=32$/^router=ROUTER$`, 20000, 60000},
+	// An iteration builds a router of 10 000 routes: the count is per
+	// router, not per route.
+	{"Register/static/routes=10000", `^BenchmarkRegister$/^static$/^routes=10000$/^router=ROUTER$`, 2, 6},
+	{"Register/param/routes=10000", `^BenchmarkRegister$/^param$/^routes=10000$/^router=ROUTER$`, 2, 6},
 }
 
 func main() {
