@@ -1,9 +1,9 @@
 package cairn
 
-import "unsafe"
-
 // This file holds block, which hands out the values that registering a
 // route makes before the router serves, from arrays of many.
+
+import "unsafe"
 
 // A block allocates values of type T from arrays, one after the other.
 // The zero value is ready to use.
@@ -16,7 +16,10 @@ import "unsafe"
 // never drop what they make (they modify the table in place, see change),
 // with one exception: a node's leaf is made again when a route is added
 // to it, and its first one is dropped. That wastes at most one leaf per
-// route, 24 bytes, and only for routes that share a path.
+// route, 24 bytes, and only for routes that share a path. Once the router
+// serves, a change copies the nodes it modifies (see change.own), and an
+// original stays in its array while another value there is in use: what
+// that keeps is bounded by the nodes made before the router served.
 type block[T any] struct {
 	free []T // what is left of the current array
 	made int // the values of all the arrays so far
