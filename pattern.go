@@ -348,6 +348,9 @@ func (p *pattern) settle() {
 // Optimization: most patterns are told apart in one pass over their
 // bytes, without splitting them again.
 func readAsWritten(path string) int {
+	if !hasEscapeOrBrace(path) {
+		return 1 // literals only, as written
+	}
 	wild, escaped := false, false
 	for i := 0; i < len(path); i++ {
 		switch path[i] {
@@ -401,6 +404,15 @@ func (s segment) named() bool { return s.kind() != segLiteral && s.s != "" }
 // the path is the end of p.str, so that the index of static paths shares
 // the pattern's bytes.
 func (p *pattern) staticPath() string {
+	// Optimization: a path without escapes or braces is made of literals
+	// as written, none with a '/'; it is static unless it ends in a
+	// slash, the multi of a subtree.
+	if raw := p.path(); !hasEscapeOrBrace(raw) {
+		if strings.HasSuffix(raw, "/") {
+			return ""
+		}
+		return raw
+	}
 	var buf [8]segment
 	segs := p.segmentsIn(buf[:0])
 	n := 0
@@ -642,12 +654,7 @@ func trimBlanks(s string) string {
 
 // hasEscapeOrBrace reports whether s holds a '%' or a '{'.
 func hasEscapeOrBrace(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' || s[i] == '{' {
-			return true
-		}
-	}
-	return false
+	return strings.IndexByte(s, '{') >= 0 || strings.IndexByte(s, '%') >= 0
 }
 
 // maxNamesScanned is the number of wildcard names from which parsePattern

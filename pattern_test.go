@@ -436,6 +436,12 @@ func TestSettle(t *testing.T) {
 		}
 		want := slices.Clone(*p.parsed)
 		wantStatic, wantWildcards := p.staticPath(), p.wildcards()
+		if oracle := staticPathOf(want); wantStatic != oracle {
+			t.Errorf("%q: staticPath %q, want %q", tt.s, wantStatic, oracle)
+		}
+		if compact := slices.Equal(splitPath(nil, p.path()), want); compact != (readAsWritten(p.path()) == 1) && readAsWritten(p.path()) != 0 {
+			t.Errorf("%q: readAsWritten %d, but the segments read as written are the parsed ones: %v", tt.s, readAsWritten(p.path()), compact)
+		}
 		p.settle()
 		if p.compact() != tt.compact {
 			t.Errorf("%q: compact = %v, want %v", tt.s, p.compact(), tt.compact)
@@ -461,6 +467,26 @@ func TestSettle(t *testing.T) {
 			t.Errorf("%q: staticPath %q and wildcards %d, want %q and %d", tt.s, p.staticPath(), p.wildcards(), wantStatic, wantWildcards)
 		}
 	}
+}
+
+// staticPathOf returns the path that the segments segs match if they are
+// all literals without a '/' ({$} may end them), or "": what staticPath
+// returns, built from the segments one by one.
+func staticPathOf(segs []segment) string {
+	var b strings.Builder
+	for i, s := range segs {
+		switch {
+		case s.kind() != segLiteral:
+			return ""
+		case s.s == "/" && i == len(segs)-1: // {$}
+			b.WriteString("/")
+		case strings.Contains(s.s, "/"):
+			return ""
+		default:
+			b.WriteString("/" + s.s)
+		}
+	}
+	return b.String()
 }
 
 // TestRoutesSettled checks that a registered route keeps its pattern's
