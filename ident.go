@@ -94,7 +94,7 @@ type ident struct {
 	// parsed pattern; one of another kind holds only the string.
 	//
 	// Optimization: a route's pattern is part of its identity, so that
-	// the two are one allocation of 48 bytes instead of two. The
+	// the two are one value of 48 bytes instead of two. The
 	// layout comes first, so that Param reads it and the key from the
 	// first 24 bytes.
 	pat pattern

@@ -32,8 +32,8 @@ func TestStructSizes(t *testing.T) {
 
 // TestRegistrationAllocations bounds the allocations that registering a
 // route costs, static and with a wildcard, averaged over a router of 1000
-// routes: what a route keeps comes from blocks (see block), so what is
-// left is the arrays of blocks and tables as they grow.
+// routes: what a route keeps comes from slabs (see slab), so what is
+// left is the arrays of slabs and tables as they grow.
 func TestRegistrationAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes what escapes to the heap; CI runs this test without it")

@@ -271,6 +271,11 @@ func TestLayoutFits(t *testing.T) {
 					if same && layoutHash(p, version) != layoutHash(q, qv) {
 						t.Errorf("equal layouts of %s and %s (version %q) have different hashes", ps, qs, qv)
 					}
+					// A hash shared by layouts that differ would keep the
+					// second from being shared (see layoutOf).
+					if !same && (p.wildcards() > 0 || version != "") && layoutHash(p, version) == layoutHash(q, qv) {
+						t.Errorf("layouts of %s (version %q) and %s (version %q) differ but have the same hash", ps, version, qs, qv)
+					}
 				}
 			}
 		}

@@ -59,13 +59,13 @@ type Router struct {
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
-	// blocks allocate what registering makes before the router serves;
+	// slabs allocate what registering makes before the router serves;
 	// nil once it serves.
-	blocks *blocks
-	tab    *table        // the newest table, published once the router serves
-	edit   *editToken    // the token of the changes before the first request
-	none   *verdictEntry // what Handler returns when no route matches
-	base   *groupNode    // the group of the routes registered through no group: no middleware
+	slabs *slabs
+	tab   *table        // the newest table, published once the router serves
+	edit  *editToken    // the token of the changes before the first request
+	none  *verdictEntry // what Handler returns when no route matches
+	base  *groupNode    // the group of the routes registered through no group: no middleware
 
 	table        atomic.Pointer[table] // the published table; nil until the first request
 	noPathValues atomic.Bool           // do not populate r.PathValue
@@ -172,10 +172,11 @@ func (r *Router) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Re
 //
 // Optimization: the methods that register routes find their caller
 // themselves instead, with runtime.Callers(2, pc) (skipped: Callers and
-// the method; pc[0] stays 0 if there is no caller): this function is not
-// inlined, and unwinding its frame too costs a quarter more, where
-// finding the location is a fifth of what registering a static route
-// costs.
+// the method; pc[0] stays 0 if there is no caller), where finding the
+// location is a fifth of what registering a static route costs: this
+// function is too large to be inlined, and unwinding its frame as well
+// costs a quarter more. (Either way the count of frames to skip holds,
+// since runtime.Callers counts inlined calls as frames.)
 func callerLocation() location {
 	var pc [1]uintptr
 	// Skipped: runtime.Callers, callerLocation, and the registering
@@ -293,7 +294,7 @@ func (r *Router) registerMount(s string, h http.Handler, g *Group, loc location,
 // init gives r its first table, if it has none; r.mu is held.
 func (r *Router) init() {
 	if r.tab == nil {
-		r.blocks = new(blocks)
+		r.slabs = new(slabs)
 		r.edit = new(editToken)
 		r.tab = newTable(r.edit)
 		r.none = &verdictEntry{r: r, v: verdict{kind: verdictNone}}
@@ -306,7 +307,7 @@ func (r *Router) init() {
 // it modifies a copy, which commit publishes.
 func (r *Router) change() *change {
 	if r.table.Load() == nil {
-		return &change{edit: r.edit, t: r.tab, inPlace: true, blocks: r.blocks}
+		return &change{edit: r.edit, t: r.tab, inPlace: true, slabs: r.slabs}
 	}
 	t := *r.tab
 	return &change{edit: new(editToken), t: &t}
@@ -336,7 +337,7 @@ func (r *Router) publish() *table {
 	r.init()
 	if r.table.Load() == nil {
 		// From now on lookups may read the table: changes copy it.
-		r.edit, r.blocks = nil, nil
+		r.edit, r.slabs = nil, nil
 		r.tab.trim()
 		r.table.Store(r.tab)
 	}
@@ -361,8 +362,8 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 	}
 	r.segs = nil
 	var id *ident
-	if r.blocks != nil {
-		id = r.blocks.idents.new()
+	if r.slabs != nil {
+		id = r.slabs.idents.new()
 	} else {
 		id = new(ident)
 	}
@@ -436,8 +437,8 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 	p := &id.pat
 	idx := len(r.routes)
 	var rt *route
-	if r.blocks != nil {
-		rt = r.blocks.routes.new()
+	if r.slabs != nil {
+		rt = r.slabs.routes.new()
 	} else {
 		rt = new(route)
 	}

@@ -168,35 +168,60 @@ func TestTrimOnPublish(t *testing.T) {
 	const n = 600 // past 512, the entries grow room for 1024
 	for i := range n {
 		r.Handle(fmt.Sprintf("GET /wide/r%d", i), h)
+		r.Handle(fmt.Sprintf("GET h.example/r%d", i), h) // a host's index
+		r.Handle(fmt.Sprintf("GET h%d.example/", i), h)  // the table of hosts
 	}
-	before := r.tab
-	if len(before.wide) != 1 {
-		t.Fatalf("%d wide tables before publishing, want 1", len(before.wide))
+	// The tables to trim, with the entries each must keep.
+	type table struct {
+		name    string
+		entries func() int // len and cap of the entries
+		caps    func() int
+		want    int
 	}
-	lm := before.wide[0]
-	if cap(lm.base.entries) < 1024 || cap(before.noHost.static.base.entries) < 1024 {
-		t.Fatalf("entries already of their length before publishing: the test does not test trim")
+	tab := r.tab
+	if len(tab.wide) != 2 {
+		t.Fatalf("%d wide tables before publishing, want 2 (/wide/ and h.example's root)", len(tab.wide))
+	}
+	hostIndex := tab.hosts.get("h.example").static.base
+	tables := []table{
+		{"static index", func() int { return len(tab.noHost.static.base.entries) }, func() int { return cap(tab.noHost.static.base.entries) }, n},
+		{"a host's static index", func() int { return len(hostIndex.entries) }, func() int { return cap(hostIndex.entries) }, n},
+		{"hosts", func() int { return len(tab.hosts.base.entries) }, func() int { return cap(tab.hosts.base.entries) }, n + 1},
+	}
+	for i, lm := range tab.wide {
+		tables = append(tables, table{fmt.Sprintf("literal children %d", i), func() int { return len(lm.base.entries) }, func() int { return cap(lm.base.entries) }, n})
+	}
+	for _, tt := range tables {
+		if tt.caps() < 1024 {
+			t.Fatalf("%s: room for %d entries before publishing: the test does not test trim", tt.name, tt.caps())
+		}
 	}
 	r.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/wide/r0", nil))
-	tab := r.table.Load()
+	if r.table.Load() != tab {
+		t.Fatal("the published table is not the one filled")
+	}
 	if tab.wide != nil {
 		t.Errorf("published table keeps %d wide tables", len(tab.wide))
 	}
-	for name, st := range map[string]*strTable[*lookupNode]{"literal children": lm.base} {
-		if want := cap(slices.Clone(st.entries)); cap(st.entries) != want || len(st.entries) != n {
-			t.Errorf("%s: %d entries, room for %d, want %d and %d", name, len(st.entries), cap(st.entries), n, want)
+	// An array of the entries, rounded up to its allocation's size.
+	want := cap(slices.Clone(make([]strEntry[*lookupNode], n)))
+	wantHosts := cap(slices.Clone(make([]strEntry[*hostTree], n+1)))
+	for _, tt := range tables {
+		w := want
+		if tt.name == "hosts" {
+			w = wantHosts
+		}
+		if tt.entries() != tt.want || tt.caps() != w {
+			t.Errorf("%s: %d entries, room for %d, want %d and %d", tt.name, tt.entries(), tt.caps(), tt.want, w)
 		}
 	}
-	// An array of n entries, rounded up to its allocation's size.
-	if st, want := tab.noHost.static.base, cap(slices.Clone(tab.noHost.static.base.entries)); cap(st.entries) != want || len(st.entries) != n {
-		t.Errorf("static index: %d entries, room for %d, want %d and %d", len(st.entries), cap(st.entries), n, want)
-	}
 	for i := range n {
-		w := httptest.NewRecorder()
-		req := httptest.NewRequest("GET", fmt.Sprintf("/wide/r%d", i), nil)
-		r.ServeHTTP(w, req)
-		if w.Code != 200 {
-			t.Fatalf("GET /wide/r%d: %d", i, w.Code)
+		for _, target := range []string{fmt.Sprintf("/wide/r%d", i), fmt.Sprintf("http://h.example/r%d", i), fmt.Sprintf("http://h%d.example/", i)} {
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+			if w.Code != 200 {
+				t.Fatalf("GET %s: %d", target, w.Code)
+			}
 		}
 	}
 	for i := range 2 * maxScannedLiterals {

@@ -39,9 +39,9 @@ type change struct {
 	// the only ones it may modify; the others, which lookups may be
 	// reading, it copies.
 	made map[*lookupNode]struct{}
-	// blocks allocate the nodes and leaves of a change before the router
+	// slabs allocate the nodes and leaves of a change before the router
 	// serves; nil after.
-	blocks *blocks
+	slabs *slabs
 }
 
 // own returns n, or a copy of it that c may modify, or a new node if n is
@@ -54,7 +54,7 @@ type change struct {
 func (c *change) own(n *lookupNode) *lookupNode {
 	if c.inPlace {
 		if n == nil {
-			n = c.blocks.nodes.new()
+			n = c.slabs.nodes.new()
 		}
 		return n
 	}
@@ -140,7 +140,8 @@ func (c *change) addRoute(rt *route) {
 	// Unclean paths are redirected before they could match, so they are
 	// kept out of the index of static paths. Optimization: a pattern with
 	// a method other than CONNECT was checked clean when it was parsed,
-	// and its static path is its path as written unless it has escapes.
+	// and its static path is its path as written unless it has escapes
+	// or ends in {$}.
 	key := p.staticPath()
 	if m := p.method(); key != "" && (m == "" || m == "CONNECT" || key != p.path()) && !isClean(key) {
 		key = ""
@@ -173,8 +174,8 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 		}
 		routes := append(ln.leaf.all(), rt)
 		var l *leaf
-		if c.blocks != nil && ln.leaf == nil {
-			l = c.blocks.leaves.new()
+		if c.slabs != nil && ln.leaf == nil {
+			l = c.slabs.leaves.new()
 		}
 		ln.leaf = compileLeaf(l, routes, c.methods(routes))
 		if key != "" {

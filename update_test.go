@@ -349,3 +349,23 @@ func TestStaticRoutesRegisteredWhileServing(t *testing.T) {
 		t.Fatal("the index of static paths never kept recent entries: the test no longer covers them")
 	}
 }
+
+// TestStaticIndexClean checks that the index of static paths holds no
+// unclean path: such a path is redirected before it could match, whether
+// the pattern writes it as it is (with no method, or CONNECT, whose
+// patterns may) or with escapes that unescape to one.
+func TestStaticIndexClean(t *testing.T) {
+	r := New()
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	for _, p := range []string{"CONNECT /a/../b", "/c/./d", "GET /e/%2E%2E/f", "GET /clean/g"} {
+		r.Handle(p, h)
+	}
+	for _, key := range []string{"/a/../b", "/c/./d", "/e/../f"} {
+		if l := r.tab.noHost.static.get(key); l != nil {
+			t.Errorf("the index of static paths holds the unclean %q", key)
+		}
+	}
+	if l := r.tab.noHost.static.get("/clean/g"); l == nil {
+		t.Error("the index of static paths lacks /clean/g")
+	}
+}
