@@ -3,6 +3,7 @@ package cairn
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -291,6 +292,15 @@ func FuzzParsePattern(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := parsePattern(s, builtinLookup)
+		var simple pattern
+		if parseSimple(&simple, new([]segment), s) {
+			if err != nil {
+				t.Fatalf("%q: parseSimple parsed what the general parser rejects: %v", s, err)
+			}
+			if simple.str != p.str || simple.methodEnd != p.methodEnd || simple.hostStart != p.hostStart || !slices.Equal(*simple.parsed, p.segments()) {
+				t.Fatalf("%q: parseSimple and the general parser differ", s)
+			}
+		}
 		if err != nil {
 			var perr *PatternError
 			if !errors.As(err, &perr) || !strings.HasPrefix(err.Error(), "cairn: ") {
@@ -531,5 +541,80 @@ func TestRoutesSettled(t *testing.T) {
 	r.ServeHTTP(w, req)
 	if w.Code != http.StatusNotFound {
 		t.Errorf("GET /b/x: %d, want 404", w.Code)
+	}
+}
+
+// TestParseSimple checks parseSimple against the general parser: a
+// pattern it parses, the general parser parses the same way, and one the
+// general parser rejects, it does not parse. The patterns are those of
+// the route lists and random ones made of pieces, simple or not.
+func TestParseSimple(t *testing.T) {
+	var patterns []string
+	for _, name := range []string{"github", "gplus", "parse", "static"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(data)) {
+			method, path, ok := strings.Cut(strings.TrimSpace(line), " ")
+			if !ok {
+				continue
+			}
+			segs := strings.Split(path, "/")
+			for i, seg := range segs {
+				switch {
+				case strings.HasPrefix(seg, ":"):
+					segs[i] = "{" + seg[1:] + "}"
+				case strings.HasPrefix(seg, "*"):
+					segs[i] = "{" + seg[1:] + "...}"
+				}
+			}
+			patterns = append(patterns, strings.TrimPrefix(method, "#")+" "+strings.Join(segs, "/"))
+		}
+	}
+	lists := len(patterns)
+	methods := []string{"", "GET ", "POST ", "CONNECT ", "get ", "GET  ", "GET\t", "G-T ", "GET"}
+	hosts := []string{"", "", "", "h.com", "H"}
+	pieces := []string{"a", "b1", "A-Z_~", "a.b", "...", "{x}", "{y}", "{x...}", "{y...}", "{$}", ".", "..", "", "%41", "{n:int}", "a}", "{", "{x}y", "{_9}", "{9x}", "{é}", "é", "a b", "{x.y}"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		var b strings.Builder
+		b.WriteString(methods[rng.IntN(len(methods))])
+		b.WriteString(hosts[rng.IntN(len(hosts))])
+		for range 1 + rng.IntN(4) {
+			b.WriteString("/" + pieces[rng.IntN(len(pieces))])
+		}
+		if rng.IntN(4) == 0 {
+			b.WriteString("/")
+		}
+		patterns = append(patterns, b.String())
+	}
+	simple, simpleLists := 0, 0
+	for i, s := range patterns {
+		var got pattern
+		gotBuf := new([]segment)
+		ok := parseSimple(&got, gotBuf, s)
+		want, err := parseFull(new(pattern), new([]segment), s, builtinLookup)
+		switch {
+		case !ok:
+			continue
+		case err != nil:
+			t.Errorf("%q: parseSimple parsed what the general parser rejects: %v", s, err)
+			continue
+		}
+		simple++
+		if i < lists {
+			simpleLists++
+		}
+		if got.str != want.str || got.methodEnd != want.methodEnd || got.hostStart != want.hostStart || got.parsed != gotBuf ||
+			!slices.Equal(*got.parsed, *want.parsed) || got.where != want.where {
+			t.Errorf("%q: parseSimple gives %q %d %d %s, the general parser %q %d %d %s", s,
+				got.str, got.methodEnd, got.hostStart, describeSegments(*got.parsed),
+				want.str, want.methodEnd, want.hostStart, describeSegments(*want.parsed))
+		}
+	}
+	// The patterns of the lists are simple, and some of the random ones.
+	if simpleLists < lists*9/10 || simple-simpleLists < (len(patterns)-lists)/50 {
+		t.Errorf("parseSimple parsed %d patterns of the lists' %d and %d of %d random ones", simpleLists, lists, simple-simpleLists, len(patterns)-lists)
 	}
 }
