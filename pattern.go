@@ -168,9 +168,15 @@ func (p *pattern) compact() bool { return p.parsed == nil }
 // '/' from hostStart, or len(p.str) if there is none (in a pattern that
 // holds only its string).
 func (p *pattern) hostEnd() int {
+	// Optimization: inlined for a pattern without a host, as most are.
 	if rest := p.str[p.hostStart:]; rest != "" && rest[0] == '/' {
-		return int(p.hostStart) // no host, as most patterns
+		return int(p.hostStart)
 	}
+	return p.hostEndSlow()
+}
+
+// hostEndSlow is hostEnd for a pattern with a host.
+func (p *pattern) hostEndSlow() int {
 	i := strings.IndexByte(p.str[p.hostStart:], '/')
 	if i < 0 {
 		return len(p.str)
@@ -552,7 +558,7 @@ func parseSimple(into *pattern, buf *[]segment, s string) bool {
 			continue
 		}
 		for j < len(s) && s[j] != '/' {
-			if c := s[j]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			if !simpleBytes[s[j]] {
 				return false
 			}
 			j++
@@ -572,6 +578,15 @@ func parseSimple(into *pattern, buf *[]segment, s string) bool {
 	*into = pattern{str: s, parsed: buf, methodEnd: uint16(len(method)), hostStart: uint16(start)}
 	return true
 }
+
+// simpleBytes holds the bytes of the literal segments of simple patterns:
+// letters, digits, '-', '.', '_' and '~'.
+var simpleBytes = func() (set [256]bool) {
+	for c := range set {
+		set[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+	}
+	return set
+}()
 
 // isASCIIName reports whether s is an identifier of ASCII letters, digits
 // and underscores.
