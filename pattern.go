@@ -354,29 +354,27 @@ func (p *pattern) settle() {
 // Optimization: most patterns are told apart in one pass over their
 // bytes, without splitting them again.
 func readAsWritten(path string) int {
-	if !hasEscapeOrBrace(path) {
-		return 1 // literals only, as written
-	}
-	wild, escaped := false, false
-	for i := 0; i < len(path); i++ {
-		switch path[i] {
-		case '/':
-			wild = false
-		case '{':
-			// Only at the start of a segment, in a pattern that parsed.
-			wild = true
-		case ':', '$':
-			if wild {
-				return -1
-			}
-		case '%':
-			escaped = true
-		}
-	}
-	if escaped {
+	if strings.IndexByte(path, '%') >= 0 {
 		return 0
 	}
-	return 1
+	// Only at the start of a segment, in a pattern that parsed, a '{'
+	// starts a wildcard, a constraint after a ':', or {$}.
+	for rest := path; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return 1
+		}
+		rest = rest[i:]
+		seg := rest
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			seg, rest = rest[:j], rest[j:]
+		} else {
+			rest = ""
+		}
+		if seg == "{$}" || strings.IndexByte(seg, ':') >= 0 {
+			return -1
+		}
+	}
 }
 
 // method returns the method of p; "" matches every method.
@@ -403,6 +401,22 @@ func (p *pattern) endsInMulti() bool { return p.lastSegment().kind() == segMulti
 // named reports whether s is a named wildcard, single or multi.
 func (s segment) named() bool { return s.kind() != segLiteral && s.s != "" }
 
+// staticKey returns p's key in the index of static paths: its static
+// path, if it has one and it is clean, and otherwise "". Unclean paths
+// are redirected before they could match, so they are kept out of the
+// index.
+//
+// Optimization: a pattern with a method other than CONNECT was checked
+// clean when it was parsed, and its static path is its path as written
+// unless it has escapes or ends in {$}.
+func (p *pattern) staticKey() string {
+	key := p.staticPath()
+	if m := p.method(); key != "" && (m == "" || m == "CONNECT" || key != p.path()) && !isClean(key) {
+		return ""
+	}
+	return key
+}
+
 // staticPath returns the path that p matches if its segments are all
 // literals without a '/' ({$} may end it), and "" otherwise.
 //
@@ -413,11 +427,15 @@ func (p *pattern) staticPath() string {
 	// Optimization: a path without escapes or braces is made of literals
 	// as written, none with a '/'; it is static unless it ends in a
 	// slash, the multi of a subtree.
-	if raw := p.path(); !hasEscapeOrBrace(raw) {
+	raw := p.path()
+	if !hasEscapeOrBrace(raw) {
 		if strings.HasSuffix(raw, "/") {
 			return ""
 		}
 		return raw
+	}
+	if i := strings.IndexByte(raw, '{'); i >= 0 && raw[i:] != "{$}" {
+		return "" // a wildcard: a '{' elsewhere would not have parsed
 	}
 	var buf [8]segment
 	segs := p.segmentsIn(buf[:0])
@@ -435,7 +453,7 @@ func (p *pattern) staticPath() string {
 		}
 	}
 	// The method and the host hold no '/'.
-	if raw := p.path(); len(raw) == n && !hasEscapeOrBrace(raw) {
+	if len(raw) == n && !hasEscapeOrBrace(raw) {
 		return raw
 	}
 	var b strings.Builder

@@ -376,14 +376,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 		r.lastLoc, r.lastWhere = loc, refLocation(loc)
 	}
 	p.where = r.lastWhere
-	var conflict *ConflictError
-	r.tab.root(p.host()).eachOverlapping(p.segments(), func(rt *route) {
-		if conflict == nil && p.conflictsWith(&rt.id.pat) && !isVariant(p, g.version, rt) {
-			conflict = newConflictError(p, &rt.id.pat)
-			conflict.addVersions(g.version, rt.version())
-		}
-	})
-	if conflict != nil {
+	if conflict := r.conflict(p, g.version, r.soleCandidates(p)); conflict != nil {
 		return nil, conflict
 	}
 	for _, seg := range p.segments() {
@@ -399,6 +392,56 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 		}
 	}
 	return id, nil
+}
+
+// conflict returns the error for the first route of r that p, parsed for
+// version and not yet registered, conflicts with, or nil. If key is not
+// "", it is what soleCandidates returned: only the routes of the path
+// with that key are checked; otherwise those that the tree holds below
+// the wildcards of p's path too. r's lock is held.
+func (r *Router) conflict(p *pattern, version, key string) *ConflictError {
+	var conflict *ConflictError
+	visit := func(rt *route) {
+		if conflict == nil && p.conflictsWith(&rt.id.pat) && !isVariant(p, version, rt) {
+			conflict = newConflictError(p, &rt.id.pat)
+			conflict.addVersions(version, rt.version())
+		}
+	}
+	if key == "" {
+		r.tab.root(p.host()).eachOverlapping(p.segments(), visit)
+	} else if ht := r.tab.hostTree(p.host()); ht != nil {
+		if l := ht.static.get(key); l != nil {
+			l.each(visit)
+		}
+	}
+	return conflict
+}
+
+// soleCandidates returns, if the only patterns that p, parsed and not yet
+// registered, can conflict with are those of its own path, the key of
+// that path in the index of static paths; and "" otherwise. r's lock is
+// held.
+//
+// Optimization: a static pattern with a method need not be checked
+// against the patterns below the wildcards of its path, which a walk of
+// the tree visits. Such a pattern q can conflict with p only if neither is
+// more specific (see conflictsWith): p's path is more specific than q's,
+// so p would have to be more general in its method, and the only method
+// more general than another but "" is GET, than HEAD. So this holds for p
+// with any method but GET, and with GET if the router has no pattern with
+// HEAD. The patterns of p's own path are those of the leaf that its key
+// finds, since the key is clean, and patterns with the same literal
+// segments have the same key.
+func (r *Router) soleCandidates(p *pattern) string {
+	switch p.method() {
+	case "":
+		return ""
+	case http.MethodGet:
+		if r.tab.methods.verbBits[verbHead] != 0 {
+			return ""
+		}
+	}
+	return p.staticKey()
 }
 
 // copyPattern returns a copy of the pattern s for the

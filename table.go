@@ -165,6 +165,15 @@ type allowKey struct {
 	options bool
 }
 
+// hostTree returns the tree of the patterns of host, "" for those
+// without one, or nil if there is none.
+func (t *table) hostTree(host string) *hostTree {
+	if host == "" {
+		return t.noHost
+	}
+	return t.hosts.get(host)
+}
+
 // root returns the root of the lookup tree of host ("" for patterns
 // without a host), or nil if there is none.
 func (t *table) root(host string) *lookupNode {

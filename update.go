@@ -137,16 +137,7 @@ func (c *change) methods(routes []*route) *methodIndex {
 func (c *change) addRoute(rt *route) {
 	p := &rt.id.pat
 	ht := c.hostTree(p.host())
-	// Unclean paths are redirected before they could match, so they are
-	// kept out of the index of static paths. Optimization: a pattern with
-	// a method other than CONNECT was checked clean when it was parsed,
-	// and its static path is its path as written unless it has escapes
-	// or ends in {$}.
-	key := p.staticPath()
-	if m := p.method(); key != "" && (m == "" || m == "CONNECT" || key != p.path()) && !isClean(key) {
-		key = ""
-	}
-	ht.root = c.update(ht, ht.root, p.segments(), rt, nil, key)
+	ht.root = c.update(ht, ht.root, p.segments(), rt, nil, p.staticKey())
 }
 
 // addClaim adds to the lookup tree of host the claim of g on the node at
