@@ -838,19 +838,7 @@ func isValidWildcardName(s string) bool {
 		return false
 	}
 	// Optimization: most names are ASCII, checked without decoding runes.
-	ascii := true
-	for i := 0; i < len(s) && ascii; i++ {
-		switch c := s[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_':
-		case '0' <= c && c <= '9':
-			if i == 0 {
-				return false
-			}
-		default:
-			ascii = false
-		}
-	}
-	if ascii {
+	if isASCIIName(s) {
 		return true
 	}
 	for i, c := range s {

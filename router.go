@@ -361,12 +361,7 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 		buf = new([]segment)
 	}
 	r.segs = nil
-	var id *ident
-	if r.slabs != nil {
-		id = r.slabs.idents.new()
-	} else {
-		id = new(ident)
-	}
+	id := r.slabs.ident()
 	id.kind = identServe
 	p, err := parsePatternInto(&id.pat, buf, r.copyPattern(s), r.constraints.lookup)
 	if err != nil {
@@ -479,12 +474,7 @@ const (
 func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted) {
 	p := &id.pat
 	idx := len(r.routes)
-	var rt *route
-	if r.slabs != nil {
-		rt = r.slabs.routes.new()
-	} else {
-		rt = new(route)
-	}
+	rt := r.slabs.route()
 	initRoute(rt, id, h, idx)
 	rt.pathValues, rt.hasMount = g.pathValues, m != nil
 	if g.version != "" || g.name != "" || m != nil {

@@ -78,3 +78,33 @@ type slabs struct {
 	nodes  slab[lookupNode]
 	leaves slab[leaf]
 }
+
+// ident, route, node and leaf return a new zero value from s, or, if s is
+// nil (the router serves), one allocated alone.
+func (s *slabs) ident() *ident {
+	if s == nil {
+		return new(ident)
+	}
+	return s.idents.new()
+}
+
+func (s *slabs) route() *route {
+	if s == nil {
+		return new(route)
+	}
+	return s.routes.new()
+}
+
+func (s *slabs) node() *lookupNode {
+	if s == nil {
+		return new(lookupNode)
+	}
+	return s.nodes.new()
+}
+
+func (s *slabs) leaf() *leaf {
+	if s == nil {
+		return new(leaf)
+	}
+	return s.leaves.new()
+}

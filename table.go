@@ -177,10 +177,7 @@ func (t *table) hostTree(host string) *hostTree {
 // root returns the root of the lookup tree of host ("" for patterns
 // without a host), or nil if there is none.
 func (t *table) root(host string) *lookupNode {
-	if host == "" {
-		return t.noHost.root
-	}
-	if ht := t.hosts.get(host); ht != nil {
+	if ht := t.hostTree(host); ht != nil {
 		return ht.root
 	}
 	return nil

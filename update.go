@@ -54,7 +54,7 @@ type change struct {
 func (c *change) own(n *lookupNode) *lookupNode {
 	if c.inPlace {
 		if n == nil {
-			n = c.slabs.nodes.new()
+			n = c.slabs.node()
 		}
 		return n
 	}
@@ -165,8 +165,10 @@ func (c *change) update(ht *hostTree, ln *lookupNode, segs []segment, rt *route,
 		}
 		routes := append(ln.leaf.all(), rt)
 		var l *leaf
-		if c.slabs != nil && ln.leaf == nil {
-			l = c.slabs.leaves.new()
+		if ln.leaf == nil {
+			// Only a node's first leaf comes from a slab: one made
+			// again drops the last (see slab).
+			l = c.slabs.leaf()
 		}
 		ln.leaf = compileLeaf(l, routes, c.methods(routes))
 		if key != "" {
