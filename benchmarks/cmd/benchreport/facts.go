@@ -2,16 +2,18 @@
 // medians of the suites it knows by name; a suite that is missing simply
 // leaves its facts out:
 //
-//   - Single and API: for each case, the fastest peer (a router other than
-//     cairn and cairn-pathvalue), cairn's ratio to it, and the ratios of
-//     cairn and cairn-pathvalue to servemux;
+//   - Single, API, Constraints, Growth and Depth: for each case, the
+//     fastest peer (a router other than cairn and cairn-pathvalue),
+//     cairn's ratio to it, and the ratios of cairn and cairn-pathvalue to
+//     servemux; and the cases where cairn takes more than fastTarget of
+//     the fastest peer's time;
 //   - every suite: the geometric mean of cairn ÷ servemux;
 //   - Constraints: cairn against gorilla, the only peer with regexp
 //     constraints in the same style;
 //   - Growth and Depth: how flat each router stays, its median at the
 //     largest size divided by its median at the smallest;
-//   - Register: heap bytes per route of cairn and httprouter at the
-//     largest size.
+//   - Register: the time to build the router and the heap bytes per route
+//     of cairn and httprouter at the largest size.
 
 package main
 
@@ -33,6 +35,14 @@ const (
 	suiteRegister    = "Register"
 )
 
+// fastSuites are the suites whose cases the summary compares with the
+// fastest peer, in the order of its table.
+var fastSuites = []string{suiteSingle, suiteAPI, suiteConstraints, suiteGrowth, suiteDepth}
+
+// fastTarget is the ratio to the fastest peer that cairn aims to stay
+// within on every case of fastSuites; the summary lists the cases above it.
+const fastTarget = 0.8
+
 // isPeer reports whether router r is another project's router.
 func isPeer(r string) bool { return r != reference && r != "cairn-pathvalue" }
 
@@ -53,7 +63,7 @@ func writeFacts(w io.Writer, res *Results, gs []*group) {
 	var items []string
 	items = append(items, serveMuxFacts(res)...)
 	items = append(items, constraintFacts(res)...)
-	items = append(items, heapFacts(gs)...)
+	items = append(items, registerFacts(gs)...)
 	for _, it := range items {
 		fmt.Fprintf(w, "- %s\n", it)
 	}
@@ -63,11 +73,15 @@ func writeFacts(w io.Writer, res *Results, gs []*group) {
 	writeFlatness(w, gs)
 }
 
-// writeFastest writes, for each case of the Single and API suites, the
-// fastest peer and how cairn compares with it and with servemux.
+// writeFastest writes, for each case of fastSuites, the fastest peer and
+// how cairn compares with it and with servemux, then the number of cases
+// where cairn is within fastTarget of the fastest peer, and those where it
+// is not.
 func writeFastest(w io.Writer, res *Results) {
 	header := false
-	for _, name := range []string{suiteSingle, suiteAPI} {
+	var within, cases int
+	var above []string
+	for _, name := range fastSuites {
 		s := res.Suite(name)
 		if s == nil || !s.HasUnit("ns/op") {
 			continue
@@ -95,7 +109,16 @@ func writeFastest(w io.Writer, res *Results) {
 			if okC {
 				row[3] = formatValue(cairn.Median, "ns/op")
 				if best != "" {
-					row[4] = formatRatio(cairn.Median / bestT)
+					r := cairn.Median / bestT
+					row[4] = formatRatio(r)
+					cases++
+					// Rounded as the table writes it, so that the two
+					// agree: 0.804 is within.
+					if math.Round(r*100) <= math.Round(fastTarget*100) {
+						within++
+					} else {
+						above = append(above, fmt.Sprintf("%s (%s)", esc(caseName(s, c)), row[4]))
+					}
 				}
 				if okMux {
 					row[5] = formatRatio(ratio(cairn.Median, mux.Median))
@@ -111,8 +134,16 @@ func writeFastest(w io.Writer, res *Results) {
 			fmt.Fprintln(w)
 		}
 	}
-	if header {
-		fmt.Fprintln(w)
+	if !header {
+		return
+	}
+	fmt.Fprintln(w)
+	if cases > 0 {
+		fmt.Fprintf(w, "cairn ÷ fastest peer is at most %s in %d of the %d cases", formatRatio(fastTarget), within, cases)
+		if len(above) > 0 {
+			fmt.Fprintf(w, "; above it: %s", strings.Join(above, ", "))
+		}
+		fmt.Fprintf(w, ".\n\n")
 	}
 }
 
@@ -207,21 +238,26 @@ func writeFlatness(w io.Writer, gs []*group) {
 	fmt.Fprintln(w)
 }
 
-// heapFacts returns cairn's and httprouter's B/route at the largest size
-// of each group of the Register suite.
-func heapFacts(gs []*group) []string {
-	const unit = "B/route"
+// registerFacts returns, for each group of the Register suite, cairn's
+// and httprouter's time to build the router and heap bytes per route, at
+// the largest size.
+func registerFacts(gs []*group) []string {
 	var facts []string
 	for _, g := range gs {
-		if g.Suite.Name != suiteRegister || !g.Suite.HasUnit(unit) {
+		if g.Suite.Name != suiteRegister {
 			continue
 		}
 		c := g.Cases[len(g.Cases)-1]
-		a, okA := g.Suite.Stat(c, reference, unit)
-		b, okB := g.Suite.Stat(c, "httprouter", unit)
-		if okA && okB {
-			facts = append(facts, fmt.Sprintf("Heap per route, %s: cairn %s, httprouter %s: cairn ÷ httprouter = %s.", esc(caseName(g.Suite, c)),
-				formatValue(a.Median, unit), formatValue(b.Median, unit), formatRatio(ratio(a.Median, b.Median))))
+		for _, u := range []struct{ unit, what string }{{"ns/op", "Registration"}, {"B/route", "Heap per route"}} {
+			if !g.Suite.HasUnit(u.unit) {
+				continue
+			}
+			a, okA := g.Suite.Stat(c, reference, u.unit)
+			b, okB := g.Suite.Stat(c, "httprouter", u.unit)
+			if okA && okB {
+				facts = append(facts, fmt.Sprintf("%s, %s: cairn %s, httprouter %s: cairn ÷ httprouter = %s.", u.what, esc(caseName(g.Suite, c)),
+					formatValue(a.Median, u.unit), formatValue(b.Median, u.unit), formatRatio(ratio(a.Median, b.Median))))
+			}
 		}
 	}
 	return facts

@@ -73,7 +73,11 @@ func TestMarkdown(t *testing.T) {
 		"| httprouter | unknown | unknown |",
 		"| Single/static | httprouter | 10.0 ns | 12.5 ns | 1.25× | 0.25× | 0.40× |",
 		"| Single/param1 | httprouter | 25.0 ns | 30.0 ns | 1.20× | 0.20× | 0.27× |",
+		"| Constraints | gorilla | 1.50 µs | 100 ns | 0.07× | n/a | n/a |",
+		"| Growth/static/routes=1000 | httprouter | 15.0 ns | 30.0 ns | 2.00× | n/a | n/a |",
+		"cairn ÷ fastest peer is at most 0.80× in 1 of the 5 cases; above it: Single/static (1.25×), Single/param1 (1.20×), Growth/static/routes=10 (1.33×), Growth/static/routes=1000 (2.00×).\n",
 		"- Constraints: cairn 100 ns, gorilla 1.50 µs: cairn ÷ gorilla = 0.07×.",
+		"- Registration, Register/static/routes=10000: cairn 10.0 ms, httprouter 10.0 ms: cairn ÷ httprouter = 1.00×.",
 		"- Heap per route, Register/static/routes=10000: cairn 150 B, httprouter 120 B: cairn ÷ httprouter = 1.25×.",
 		"| **cairn** | 1.50× (20.0 ns → 30.0 ns) |",
 		"| Router | static | param1 |\n|:--|--:|--:|\n| **cairn** | 12.5 ns ±700% | 30.0 ns ±∞ |\n",
@@ -209,5 +213,30 @@ func TestChartsWithoutData(t *testing.T) {
 	}
 	if n := countCharts(charts); n != 0 {
 		t.Errorf("got %d charts of no positive value, want 0", n)
+	}
+}
+
+// TestFastestTarget checks that a case is counted within the target when
+// its ratio, as the table writes it, is: 0.804 is 0.80×, 0.806 is 0.81×.
+func TestFastestTarget(t *testing.T) {
+	const out = `BenchmarkDepth/depth=1/router=cairn     	1000	8.04 ns/op
+BenchmarkDepth/depth=1/router=echo      	1000	10.0 ns/op
+BenchmarkDepth/depth=2/router=cairn     	1000	8.06 ns/op
+BenchmarkDepth/depth=2/router=echo      	1000	10.0 ns/op
+`
+	res, err := parseResults([]byte(out), "out.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	writeFastest(&b, res)
+	for _, want := range []string{
+		"| Depth/depth=1 | echo | 10.0 ns | 8.04 ns | 0.80× | n/a | n/a |",
+		"| Depth/depth=2 | echo | 10.0 ns | 8.06 ns | 0.81× | n/a | n/a |",
+		"cairn ÷ fastest peer is at most 0.80× in 1 of the 2 cases; above it: Depth/depth=2 (0.81×).",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
 	}
 }
