@@ -121,7 +121,7 @@ func run(cfg config, args []string, stderr io.Writer) error {
 	if cpu := res.Config["cpu"]; headerless && cpu != "" {
 		info.CPU = cpu // go test's own description of the machine that ran it
 	}
-	rep := &report{res: res, info: info, raw: relPath(cfg.outDir, rawPath), groups: allGroups(res)}
+	rep := &report{res: res, info: info, raw: relPath(cfg.outDir, rawPath), groups: allGroups(res), fromFile: cfg.in != ""}
 	rep.tool = shellJoin(append([]string{"go", "run", "./cmd/benchreport"}, args...))
 	rep.charts, err = drawCharts(rep.groups, cfg.outDir)
 	if err != nil {

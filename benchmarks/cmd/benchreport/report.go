@@ -15,12 +15,15 @@ import (
 
 // A report is everything that goes into benchmarks.md.
 type report struct {
-	res    *Results
-	info   Info
-	raw    string // path of the raw output, relative to the report, with slashes
-	tool   string // how benchreport was invoked
-	groups []*group
-	charts map[*group][]chart
+	res  *Results
+	info Info
+	raw  string // path of the raw output, relative to the report, with slashes
+	tool string // how benchreport was invoked
+	// fromFile says that tool made the report from the results of an
+	// earlier run (-in), saved at raw, instead of running the benchmarks.
+	fromFile bool
+	groups   []*group
+	charts   map[*group][]chart
 }
 
 // allGroups returns the groups of every suite, suite by suite.
@@ -72,12 +75,18 @@ func writeProvenance(w io.Writer, rep *report) {
 	info := rep.info
 	fmt.Fprintf(w, "## How it was produced\n\n")
 	fmt.Fprintf(w, "In the benchmarks module:\n\n    %s\n\n", rep.tool)
+	ran := "which ran"
+	if rep.fromFile {
+		// The command above only read the results; say what made them.
+		fmt.Fprintf(w, "made this report from the results saved in %s, ", rep.raw)
+		ran = "for which benchreport had run"
+	}
 	switch {
 	case info.Command != "" && info.Passes > 1:
-		fmt.Fprintf(w, "which ran, from %s, %d times in turn:\n\n    %s\n\n", orUnknown(info.Date), info.Passes, info.Command)
+		fmt.Fprintf(w, "%s, from %s, %d times in turn:\n\n    %s\n\n", ran, orUnknown(info.Date), info.Passes, info.Command)
 		fmt.Fprintf(w, "Each pass runs every benchmark once, so the %d runs of a benchmark are spread over the whole time, and a slow spell of the machine falls on every router alike instead of on the runs of one.\n\n", info.Passes)
 	case info.Command != "":
-		fmt.Fprintf(w, "which ran, on %s:\n\n    %s\n\n", orUnknown(info.Date), info.Command)
+		fmt.Fprintf(w, "%s, on %s:\n\n    %s\n\n", ran, orUnknown(info.Date), info.Command)
 	default:
 		fmt.Fprintf(w, "which read results produced on %s by a command it does not know.\n\n", orUnknown(info.Date))
 	}

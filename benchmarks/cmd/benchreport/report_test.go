@@ -188,7 +188,12 @@ func TestRunFromFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"[../in.txt](../in.txt)", "    go run ./cmd/benchreport -in " + in + "\n", "| CPU | Test CPU @ 3.0GHz |"} {
+	for _, want := range []string{
+		"[../in.txt](../in.txt)",
+		"    go run ./cmd/benchreport -in " + in + "\n",
+		"made this report from the results saved in ../in.txt, for which benchreport had run, from 2026-01-02 15:04 UTC, 6 times in turn:",
+		"| CPU | Test CPU @ 3.0GHz |",
+	} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("report lacks %q", want)
 		}
