@@ -87,6 +87,8 @@ func writeProvenance(w io.Writer, rep *report) {
 		fmt.Fprintf(w, "Each pass runs every benchmark once, so the %d runs of a benchmark are spread over the whole time, and a slow spell of the machine falls on every router alike instead of on the runs of one.\n\n", info.Passes)
 	case info.Command != "":
 		fmt.Fprintf(w, "%s, on %s:\n\n    %s\n\n", ran, orUnknown(info.Date), info.Command)
+	case rep.fromFile:
+		fmt.Fprintf(w, "produced on %s by a command it does not know.\n\n", orUnknown(info.Date))
 	default:
 		fmt.Fprintf(w, "which read results produced on %s by a command it does not know.\n\n", orUnknown(info.Date))
 	}

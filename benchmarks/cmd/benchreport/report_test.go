@@ -245,3 +245,31 @@ BenchmarkDepth/depth=2/router=echo      	1000	10.0 ns/op
 		}
 	}
 }
+
+// TestRunFromHeaderlessFile checks the provenance of a report made from
+// the output of go test alone, which does not say what ran it.
+func TestRunFromHeaderlessFile(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	body := sampleOutput[strings.Index(sampleOutput, "goos:"):]
+	if err := os.WriteFile(in, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "docs")
+	var stderr bytes.Buffer
+	cfg := config{bench: ".", count: 6, benchtime: "1s", in: in, outDir: out}
+	if err := run(cfg, []string{"-in", in}, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.Bytes())
+	}
+	md, err := os.ReadFile(filepath.Join(out, "benchmarks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "made this report from the results saved in ../in.txt, produced on "
+	if !bytes.Contains(md, []byte(want)) || !bytes.Contains(md, []byte(" by a command it does not know.\n")) {
+		t.Errorf("report lacks %q ... by a command it does not know:\n%s", want, md[:min(len(md), 600)])
+	}
+	if !bytes.Contains(md, []byte("| CPU | Test CPU @ 3.0GHz |")) {
+		t.Errorf("report does not take the CPU from go test's output")
+	}
+}
