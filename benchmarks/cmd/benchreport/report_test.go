@@ -172,13 +172,16 @@ func TestChartFileNames(t *testing.T) {
 	}
 }
 
-func TestRunFromFile(t *testing.T) {
+// runFrom runs benchreport with -in on a file holding output, and returns
+// the file's path, the output directory and the report.
+func runFrom(t *testing.T, output string) (in, out string, md []byte) {
+	t.Helper()
 	dir := t.TempDir()
-	in := filepath.Join(dir, "in.txt")
-	if err := os.WriteFile(in, []byte(sampleOutput), 0o644); err != nil {
+	in = filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte(output), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "docs")
+	out = filepath.Join(dir, "docs")
 	var stderr bytes.Buffer
 	cfg := config{bench: ".", count: 6, benchtime: "1s", in: in, outDir: out}
 	if err := run(cfg, []string{"-in", in}, &stderr); err != nil {
@@ -188,6 +191,11 @@ func TestRunFromFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return in, out, md
+}
+
+func TestRunFromFile(t *testing.T) {
+	in, out, md := runFrom(t, sampleOutput)
 	for _, want := range []string{
 		"[../in.txt](../in.txt)",
 		"    go run ./cmd/benchreport -in " + in + "\n",
@@ -249,22 +257,7 @@ BenchmarkDepth/depth=2/router=echo      	1000	10.0 ns/op
 // TestRunFromHeaderlessFile checks the provenance of a report made from
 // the output of go test alone, which does not say what ran it.
 func TestRunFromHeaderlessFile(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in.txt")
-	body := sampleOutput[strings.Index(sampleOutput, "goos:"):]
-	if err := os.WriteFile(in, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "docs")
-	var stderr bytes.Buffer
-	cfg := config{bench: ".", count: 6, benchtime: "1s", in: in, outDir: out}
-	if err := run(cfg, []string{"-in", in}, &stderr); err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.Bytes())
-	}
-	md, err := os.ReadFile(filepath.Join(out, "benchmarks.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, md := runFrom(t, sampleOutput[strings.Index(sampleOutput, "goos:"):])
 	want := "made this report from the results saved in ../in.txt, produced on "
 	if !bytes.Contains(md, []byte(want)) || !bytes.Contains(md, []byte(" by a command it does not know.\n")) {
 		t.Errorf("report lacks %q ... by a command it does not know:\n%s", want, md[:min(len(md), 600)])
