@@ -495,19 +495,28 @@ func listPatterns(t *testing.T) []string {
 			if !ok || strings.HasPrefix(method, "#") {
 				continue
 			}
-			segs := strings.Split(path, "/")
-			for i, seg := range segs {
-				switch {
-				case strings.HasPrefix(seg, ":"):
-					segs[i] = "{" + seg[1:] + "}"
-				case strings.HasPrefix(seg, "*"):
-					segs[i] = "{" + seg[1:] + "...}"
-				}
-			}
-			patterns = append(patterns, method+" "+strings.Join(segs, "/"))
+			patterns = append(patterns, BracedRoute(method, path))
 		}
 	}
 	return patterns
+}
+
+// BracedRoute returns a route of the lists in testdata, written in their
+// notation, as a pattern: "GET /repos/:owner/:repo" becomes
+// "GET /repos/{owner}/{repo}", and a trailing "*name" becomes "{name...}".
+// The rest of the path is kept as it is. Exported for the external tests,
+// which read the same lists (see cairnPattern).
+func BracedRoute(method, path string) string {
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		switch {
+		case strings.HasPrefix(seg, ":"):
+			segs[i] = "{" + seg[1:] + "}"
+		case strings.HasPrefix(seg, "*"):
+			segs[i] = "{" + seg[1:] + "...}"
+		}
+	}
+	return method + " " + strings.Join(segs, "/")
 }
 
 // TestRoutesSettled checks that a registered route keeps its pattern's

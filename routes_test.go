@@ -81,23 +81,11 @@ func isMethod(s string) bool {
 	return true
 }
 
-// cairnPattern converts rt to cairn (Go 1.22 ServeMux) pattern syntax:
-// "GET /repos/:owner/:repo" becomes "GET /repos/{owner}/{repo}" and a
-// trailing "*name" becomes "{name...}". Paths are otherwise kept verbatim, so
-// "GET /" stays "GET /". The result contains no constraints, so it is also a
-// valid net/http.ServeMux pattern.
-func cairnPattern(rt testRoute) string {
-	segs := strings.Split(rt.Path, "/")
-	for i, seg := range segs {
-		switch {
-		case strings.HasPrefix(seg, ":"):
-			segs[i] = "{" + seg[1:] + "}"
-		case strings.HasPrefix(seg, "*"):
-			segs[i] = "{" + seg[1:] + "...}"
-		}
-	}
-	return rt.Method + " " + strings.Join(segs, "/")
-}
+// cairnPattern converts rt to cairn (Go 1.22 ServeMux) pattern syntax, as
+// cairn.BracedRoute does: "GET /repos/:owner/:repo" becomes
+// "GET /repos/{owner}/{repo}", and "GET /" stays "GET /". The result
+// contains no constraints, so it is also a valid net/http.ServeMux pattern.
+func cairnPattern(rt testRoute) string { return cairn.BracedRoute(rt.Method, rt.Path) }
 
 // sampleValue is the value requestPath substitutes for the ':name' parameter
 // called name: the name itself, e.g. "/repos/:owner/:repo" is requested as
