@@ -75,8 +75,8 @@ type Suite struct {
 	Units   []string // in order of first appearance
 
 	cells   map[cellKey]Cell
-	skipped map[cellKey]string // why a router has no cell, if go test said
-	values  map[cellKey]map[string][]float64
+	skipped map[cellKey]string               // why a router has no cell, if go test said
+	values  map[cellKey]map[string][]float64 // the runs of each cell, by unit, in output order
 }
 
 // Cell returns the cell of router r on case c, if it was measured.
@@ -89,6 +89,13 @@ func (s *Suite) Cell(c, r string) (Cell, bool) {
 func (s *Suite) Stat(c, r, u string) (Stat, bool) {
 	st, ok := s.cells[cellKey{c, r}][u]
 	return st, ok
+}
+
+// Runs returns the values of unit u of router r on case c, in the order
+// of the output: in benchreport's, where each pass runs every benchmark
+// once, the i-th from the i-th pass in which the benchmark ran.
+func (s *Suite) Runs(c, r, u string) []float64 {
+	return s.values[cellKey{c, r}][u]
 }
 
 // Skipped returns why router r was skipped on case c, and whether it was.
@@ -245,7 +252,6 @@ func parseResults(data []byte, fileName string) (*Results, error) {
 			}
 			s.cells[k] = cell
 		}
-		s.values = nil
 	}
 
 	for _, sk := range scanSkips(data) {

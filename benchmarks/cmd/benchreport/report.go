@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 )
@@ -149,11 +150,38 @@ func writeReading(w io.Writer, res *Results) {
 	fmt.Fprintf(w, "(±∞ when there are fewer than 6 runs), then the ratio to cairn's median: 2.00× is twice cairn's value, 0.50× half. ")
 	fmt.Fprintf(w, "For servemux, \"pv\" gives the ratio to cairn-pathvalue, which, like ServeMux, stores the values in the request for r.PathValue.\n")
 	fmt.Fprintf(w, "- n/a: the router cannot express the routes of the case, so the benchmark skipped itself (the reason follows the table), or the case was not run.\n")
+	if half, most, ok := timeSpreads(res); ok {
+		fmt.Fprintf(w, "- How noisy the run was: half of the times (ns/op) have a confidence interval within %s, nine in ten within %s; ", formatSpread(half), formatSpread(most))
+		fmt.Fprintf(w, "the wider they are, the more the machine's own changes of speed weigh in the medians and their ratios.\n")
+	}
 	fmt.Fprintf(w, "- Charts switch to a logarithmic axis when the values span more than %d×.\n", logSpread)
 	if len(res.Failed) > 0 {
 		fmt.Fprintf(w, "- These benchmarks failed and are missing: %s.\n", esc(strings.Join(res.Failed, ", ")))
 	}
 	fmt.Fprintln(w)
+}
+
+// timeSpreads returns the median and the 90th percentile of the relative
+// half-widths of the confidence intervals of every time (ns/op) of res,
+// and whether there was one with a bounded interval.
+func timeSpreads(res *Results) (half, most float64, ok bool) {
+	var xs []float64
+	for _, s := range res.Suites {
+		for _, c := range s.Cases {
+			for _, r := range s.Routers {
+				if st, found := s.Stat(c, r, "ns/op"); found {
+					if sp := st.Spread(); !math.IsInf(sp, 0) && !math.IsNaN(sp) {
+						xs = append(xs, sp)
+					}
+				}
+			}
+		}
+	}
+	if len(xs) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(xs)
+	return xs[(len(xs)-1)/2], xs[(len(xs)*9-1)/10], true
 }
 
 // orUnknown returns s, or "unknown" if s is empty.
