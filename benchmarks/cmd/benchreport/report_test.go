@@ -268,3 +268,51 @@ func TestRunFromHeaderlessFile(t *testing.T) {
 		t.Errorf("report does not take the CPU from go test's output")
 	}
 }
+
+// TestCommittedReport checks that the report in the module's report
+// directory is what this benchreport makes from the results saved beside
+// it: the text from "Reading the tables" on, and every chart, byte for
+// byte. A change to the report's making must come with the report made
+// again (go run ./cmd/benchreport -in report/benchmarks.txt).
+func TestCommittedReport(t *testing.T) {
+	committed := filepath.Join("..", "..", "report")
+	in := filepath.Join(committed, "benchmarks.txt")
+	out := t.TempDir()
+	var stderr bytes.Buffer
+	cfg := config{bench: ".", count: 6, benchtime: "1s", in: in, outDir: out}
+	if err := run(cfg, []string{"-in", "report/benchmarks.txt"}, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.Bytes())
+	}
+	body := func(dir string) []byte {
+		md, err := os.ReadFile(filepath.Join(dir, "benchmarks.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.Index(md, []byte("## Reading the tables"))
+		if i < 0 {
+			t.Fatalf("%s/benchmarks.md has no section Reading the tables", dir)
+		}
+		return md[i:]
+	}
+	if got, want := body(out), body(committed); !bytes.Equal(got, want) {
+		t.Errorf("report/benchmarks.md differs from what benchreport makes of report/benchmarks.txt; make it again with: go run ./cmd/benchreport -in report/benchmarks.txt")
+	}
+	made, err := os.ReadDir(filepath.Join(out, "img"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := os.ReadDir(filepath.Join(committed, "img"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != len(kept) {
+		t.Errorf("benchreport makes %d charts, report/img holds %d", len(made), len(kept))
+	}
+	for _, e := range made {
+		a, errA := os.ReadFile(filepath.Join(out, "img", e.Name()))
+		b, errB := os.ReadFile(filepath.Join(committed, "img", e.Name()))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("chart %s differs from report/img's (%v, %v)", e.Name(), errA, errB)
+		}
+	}
+}
