@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,37 @@ func TestTimeSpreads(t *testing.T) {
 	half, most, ok := timeSpreads(res)
 	if !ok || fmt.Sprintf("%.2f %.2f", half, most) != "0.40 0.80" {
 		t.Errorf("timeSpreads = %v, %v, %v; want 0.40, 0.80, true", half, most, ok)
+	}
+}
+
+// TestNoisyRunWarning checks that benchreport warns about a run in which
+// half of the times have confidence intervals wider than noisyRun, and
+// not about a quiet one.
+func TestNoisyRunWarning(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		speed []float64 // the machine's slowness in each pass
+		warn  bool
+	}{
+		{"quiet", []float64{1, 1, 1, 1, 1, 1.05}, false},
+		{"noisy", []float64{1, 1, 2, 2, 2, 2}, true},
+	} {
+		var cairn, httprouter, servemux []float64
+		for _, f := range tt.speed {
+			cairn, httprouter, servemux = append(cairn, 8*f), append(httprouter, 10*f), append(servemux, 40*f)
+		}
+		dir := t.TempDir()
+		in := dir + "/in.txt"
+		if err := os.WriteFile(in, []byte(passOutput(cairn, httprouter, servemux)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cfg := config{bench: ".", count: 6, benchtime: "1s", in: in, outDir: dir + "/report"}
+		if err := run(cfg, []string{"-in", in}, &stderr); err != nil {
+			t.Fatalf("%s: run: %v", tt.name, err)
+		}
+		if got := strings.Contains(stderr.String(), "the run was noisy"); got != tt.warn {
+			t.Errorf("%s: warned %v, want %v:\n%s", tt.name, got, tt.warn, stderr.String())
+		}
 	}
 }

@@ -132,8 +132,19 @@ func run(cfg config, args []string, stderr io.Writer) error {
 		return errors.Join(testErr, fmt.Errorf("benchreport: %w", err))
 	}
 	fmt.Fprintf(stderr, "benchreport: wrote %s and %d charts in %s\n", mdPath, countCharts(rep.charts), filepath.Join(cfg.outDir, imgDir))
+	if half, _, ok := timeSpreads(res); ok && half > noisyRun {
+		fmt.Fprintf(stderr, "benchreport: the run was noisy: half of the times have a confidence interval wider than %s (a quiet machine gives about ±10%%); "+
+			"its ratios may be off by a tenth or more, so run it again on a quieter machine before keeping it\n", formatSpread(half))
+	}
 	return testErr
 }
+
+// noisyRun is the median width of the times' confidence intervals (see
+// timeSpreads) beyond which benchreport warns that the run was noisy. The
+// run kept on 2026-11-27 had ±10%; three runs of 2026-11-29, whose ratios
+// to the fastest peer moved by up to 0.27 from one run to the next, had
+// ±36% to ±42%.
+const noisyRun = 0.2
 
 // testArgs returns the arguments of the go test command that runs each
 // benchmark once: one pass of the cfg.count that run makes.
