@@ -102,8 +102,8 @@ func median(xs []float64) float64 {
 func writeFacts(w io.Writer, res *Results, gs []*group) {
 	fmt.Fprintf(w, "## Summary\n\n")
 	fmt.Fprintf(w, "Here a ratio is written out as cairn ÷ other: below 1.00× cairn is faster or smaller. ")
-	fmt.Fprintf(w, "It is taken pass by pass, as the median of the ratios of the two routers' runs in the same pass, when both ran in every pass, ")
-	fmt.Fprintf(w, "so that a slow spell of the machine, which falls on both runs of a pass, moves it less; so it may differ a little from the ratio of the medians below. ")
+	fmt.Fprintf(w, "It is taken pass by pass, as the median of the ratios of the two routers' runs in the same pass, when both ran in every pass: ")
+	fmt.Fprintf(w, "a slow spell of the machine falls on both runs of a pass, and moves their ratio less than it moves the medians. So it may differ a little from the ratio of the medians below. ")
 	fmt.Fprintf(w, "(In the tables of the suites, the ratio is of the medians, and written out as the other router ÷ cairn.)\n\n")
 	writeFastest(w, res)
 	var items []string
