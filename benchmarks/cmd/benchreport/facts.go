@@ -24,6 +24,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"golang.org/x/perf/benchmath"
 )
 
 // Names of the suites the summary knows.
@@ -85,17 +87,8 @@ func (res *Results) pairedRatio(s *Suite, c, a, b, u string) (float64, bool) {
 		}
 		rs[i] = xa[i] / xb[i]
 	}
-	return median(rs), true
-}
-
-// median returns the median of xs, which it sorts; xs is not empty.
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
+	// The median as the cells' medians are computed (see parseResults).
+	return benchmath.AssumeNothing.Summary(benchmath.NewSample(rs, &benchmath.DefaultThresholds), confidence).Center, true
 }
 
 // writeFacts writes the summary of the results.
@@ -146,8 +139,6 @@ func writeFastest(w io.Writer, res *Results) {
 				}
 			}
 			cairn, okC := s.Stat(c, reference, "ns/op")
-			_, okPV := s.Stat(c, "cairn-pathvalue", "ns/op")
-			_, okMux := s.Stat(c, "servemux", "ns/op")
 			row := []string{esc(caseName(s, c)), "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
 			if best != "" {
 				row[1], row[2] = best, formatValue(bestT, "ns/op")
@@ -166,13 +157,11 @@ func writeFastest(w io.Writer, res *Results) {
 						above = append(above, fmt.Sprintf("%s (%s)", esc(caseName(s, c)), row[4]))
 					}
 				}
-				if okMux {
-					r, _ := res.pairedRatio(s, c, reference, "servemux", "ns/op")
+				if r, ok := res.pairedRatio(s, c, reference, "servemux", "ns/op"); ok {
 					row[5] = formatRatio(r)
 				}
 			}
-			if okPV && okMux {
-				r, _ := res.pairedRatio(s, c, "cairn-pathvalue", "servemux", "ns/op")
+			if r, ok := res.pairedRatio(s, c, "cairn-pathvalue", "servemux", "ns/op"); ok {
 				row[6] = formatRatio(r)
 			}
 			fmt.Fprintf(w, "|")
