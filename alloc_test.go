@@ -49,6 +49,7 @@ func TestAllocations(t *testing.T) {
 	r.Handle("GET /code/{code:[A-Z]{3}}", read("code"))
 	r.Handle("GET /files/{path...}", read("path"))
 	r.Handle("GET /dot.dir/{id}", read("id"))
+	r.Handle("GET /dot.static/path", read())
 	for _, n := range []int{1, 5, 20} {
 		pat, _ := paramPattern(n)
 		var names []string
@@ -85,6 +86,10 @@ func TestAllocations(t *testing.T) {
 		// An escaped '.': the path is matched escaped, and its literal
 		// segment is unescaped into a buffer on the stack (see unescapeTo).
 		{"escaped dot", "GET", "/dot%2Edir/42", "", 200, "42"},
+		// A static route only the index of static paths holds is found
+		// by the path unescaped into a buffer on the stack (see
+		// hostTree.staticLeaf).
+		{"escaped dot, static", "GET", "/dot%2Estatic/path", "", 200, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(tt.method, tt.url, nil)

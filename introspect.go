@@ -117,7 +117,8 @@ func (r *Router) WriteTree(w io.Writer) error {
 		}
 		slices.Sort(hosts)
 		for _, host := range hosts {
-			if root := t.noHost.root; host == "" && root.first() == nil && !root.claims() {
+			root := t.fullRoot(t.hostTree(host))
+			if host == "" && root.first() == nil && !root.claims() {
 				continue
 			}
 			if host == "" {
@@ -125,7 +126,7 @@ func (r *Router) WriteTree(w io.Writer) error {
 			} else {
 				b.WriteString(host)
 			}
-			tw.writeNode(t.root(host), 0, "")
+			tw.writeNode(root, 0, "")
 		}
 	}
 	r.mu.Unlock()

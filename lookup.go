@@ -219,6 +219,9 @@ const (
 	// leafAnyOnly is set on a leaf whose one route is method-less: it is
 	// in first.
 	leafAnyOnly
+	// leafOffTree is set on a leaf of static routes that only the index of
+	// static paths holds, not the lookup tree (see change.addRoute).
+	leafOffTree
 )
 
 // leafMore is what a leaf of several routes keeps apart.
@@ -229,6 +232,9 @@ type leafMore struct {
 
 // versioned reports whether l is marked leafVersioned.
 func (l *leaf) versioned() bool { return l.flags&leafVersioned != 0 }
+
+// offTree reports whether l is marked leafOffTree. A nil leaf is not.
+func (l *leaf) offTree() bool { return l != nil && l.flags&leafOffTree != 0 }
 
 // explicit returns the routes of l's explicit methods, sorted by method.
 func (l *leaf) explicit() []*route {

@@ -169,6 +169,7 @@ func TestWalkOracle(t *testing.T) {
 			}()
 		}
 		tbl := r.current()
+		full := tbl.fullRoot(tbl.noHost)
 		for range 30 {
 			var b []byte
 			for range rng.IntN(5) {
@@ -179,7 +180,7 @@ func TestWalkOracle(t *testing.T) {
 				b = append(b, '/')
 			}
 			p := string(b)
-			checkWalk(t, tbl, []string{"GET", "POST", "HEAD", "PUT"}[rng.IntN(4)], p)
+			checkWalk(t, tbl, full, []string{"GET", "POST", "HEAD", "PUT"}[rng.IntN(4)], p)
 		}
 	}
 }
@@ -221,6 +222,7 @@ func TestWalkOracleWide(t *testing.T) {
 			}()
 		}
 		tbl := r.current()
+		full := tbl.fullRoot(tbl.noHost)
 		for range 60 {
 			var b []byte
 			for range 1 + rng.IntN(5) {
@@ -238,27 +240,46 @@ func TestWalkOracleWide(t *testing.T) {
 				b = append(b, '/')
 			}
 			p := string(b)
-			checkWalk(t, tbl, []string{"GET", "POST", "HEAD"}[rng.IntN(3)], p)
+			checkWalk(t, tbl, full, []string{"GET", "POST", "HEAD"}[rng.IntN(3)], p)
 		}
 	}
 }
 
 // checkWalk checks that routing a request for method and path p with
-// tbl, walk first, finds what lookup alone finds: the same route, and the
-// same verdict on an unclean path.
-func checkWalk(t *testing.T, tbl *table, method, p string) {
+// tbl, the index of static paths and walk first, finds what lookup alone
+// finds in full, the tree of tbl's patterns without a host that holds
+// every route (see table.fullRoot): the same route, and, when it is not
+// nil nor a multi, the same verdict on an unclean path. (Otherwise the
+// verdict is only a hint, which the router does not read: the trees differ
+// in the nodes of static routes, which a lookup may or may not pass
+// through before it meets an unclean segment, and decideSlow checks the
+// whole path.) It checks too that the methods allowed for p are
+// those of the routes of full that match it.
+func checkWalk(t *testing.T, tbl *table, full *lookupNode, method, p string) {
 	t.Helper()
-	q1 := query{method: method, verb: verbOf(method), checkClean: true, escaped: strings.Contains(p, "%")}
+	escaped := strings.Contains(p, "%")
+	q1 := query{method: method, verb: verbOf(method), checkClean: true, escaped: escaped}
 	q2 := q1
 	got := tbl.noHost.match(p, false, &q1)
-	want := tbl.noHost.root.lookup(p, false, &q2)
-	if got != want || q1.unclean != q2.unclean {
-		var routes []string
-		for _, rt := range tbl.routes {
-			routes = append(routes, rt.id.pat.str)
-		}
+	want := full.lookup(p, false, &q2)
+	var routes []string
+	for _, rt := range tbl.routes {
+		routes = append(routes, rt.id.pat.str)
+	}
+	if got != want || want != nil && !want.multi && q1.unclean != q2.unclean {
 		t.Fatalf("routes %q, %s %s: got %v (unclean %v), want %v (unclean %v)",
 			routes, method, p, got, q1.unclean, want, q2.unclean)
+	}
+	gotAllow := allowSet{methods: tbl.methods}
+	tbl.noHost.allowed(p, escaped, &gotAllow, nil)
+	wantAllow := allowSet{methods: tbl.methods}
+	full.allowed(p, false, escaped, &wantAllow, nil)
+	if !strings.HasSuffix(p, "/") {
+		full.allowed(p, true, escaped, &wantAllow, nil)
+	}
+	if gotAllow.set != wantAllow.set || gotAllow.any != wantAllow.any {
+		t.Fatalf("routes %q, %s: methods allowed %b (any %v), want %b (any %v)",
+			routes, p, gotAllow.set, gotAllow.any, wantAllow.set, wantAllow.any)
 	}
 }
 

@@ -180,6 +180,20 @@ func escapesSlashOrDot(s string) bool {
 	}
 }
 
+// escapesSlash reports whether s holds "%2F", in either case.
+func escapesSlash(s string) bool {
+	for {
+		i := strings.IndexByte(s, '%')
+		if i < 0 || i+2 >= len(s) {
+			return false
+		}
+		if s[i+1] == '2' && s[i+2]|0x20 == 'f' {
+			return true
+		}
+		s = s[i+1:]
+	}
+}
+
 // rawEncodes reports whether raw is an encoding of the path p that
 // [url.URL.EscapedPath] accepts as the escaped form of p: every escape is
 // well formed, every other byte is one a path may hold unescaped, and raw

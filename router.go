@@ -371,6 +371,13 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 		r.lastLoc, r.lastWhere = loc, refLocation(loc)
 	}
 	p.where = r.lastWhere
+	if p.method() == http.MethodHead && !r.tab.headWildcards && p.staticKey() == "" {
+		// The static GET routes held off the lookup trees, which p may
+		// conflict with, go into them (see change.addRoute).
+		c := r.change()
+		c.moveGetIntoTree()
+		r.commit(c)
+	}
 	if conflict := r.conflict(p, g.version, r.soleCandidates(p)); conflict != nil {
 		return nil, conflict
 	}
@@ -402,9 +409,18 @@ func (r *Router) conflict(p *pattern, version, key string) *ConflictError {
 			conflict.addVersions(version, rt.version())
 		}
 	}
+	ht := r.tab.hostTree(p.host())
 	if key == "" {
 		r.tab.root(p.host()).eachOverlapping(p.segments(), visit)
-	} else if ht := r.tab.hostTree(p.host()); ht != nil {
+		// The routes of p's own path if they are off the tree (see
+		// change.addRoute), the only ones off it that p may conflict
+		// with.
+		key = p.staticKey()
+		if key == "" || ht == nil || !ht.static.get(key).offTree() {
+			return conflict
+		}
+	}
+	if ht != nil {
 		if l := ht.static.get(key); l != nil {
 			l.each(visit)
 		}

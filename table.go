@@ -135,6 +135,10 @@ type table struct {
 	routes   []*route     // by index
 	cfg      *config      // the settings
 	claims   bool         // some group claims a subtree
+	// headWildcards is set once a pattern with the method HEAD and a
+	// wildcard is registered: static GET routes are then kept in the
+	// lookup trees too (see change.addRoute).
+	headWildcards bool
 	// wide holds the tables of literal children made before the table is
 	// published, for trim; it is nil once it is.
 	wide  []*stringMap[*lookupNode]
@@ -241,8 +245,8 @@ func (ht *hostTree) staticRoute(m, p string) (rt *route, miss bool) {
 
 // match returns the route of ht for path p and q, or nil.
 func (ht *hostTree) match(p string, slash bool, q *query) *route {
-	if !slash && !q.staticMiss && ht.staticLens&lenBit(len(p)) != 0 && (!q.escaped || strings.IndexByte(p, '%') < 0) {
-		if l := ht.static.get(p); l != nil {
+	if !slash && !q.staticMiss {
+		if l := ht.staticLeaf(p, q.escaped); l != nil {
 			if rt := l.route(q); rt != nil {
 				return rt
 			}
@@ -254,6 +258,40 @@ func (ht *hostTree) match(p string, slash bool, q *query) *route {
 		}
 	}
 	return ht.root.lookup(p, slash, q)
+}
+
+// staticLeaf returns the leaf of the index of static paths for the path
+// p, escaped if escaped is set, or nil.
+//
+// An escaped path has the key of its segments unescaped, unless one holds
+// an escaped '/', which no static path can match. The lookup tree matches
+// it segment by segment, so only the leaves held off the tree (see
+// change.addRoute) are returned for it.
+//
+// Allocation: none, unless p is escaped and longer than 64 bytes.
+func (ht *hostTree) staticLeaf(p string, escaped bool) *leaf {
+	if !escaped || strings.IndexByte(p, '%') < 0 {
+		if ht.staticLens&lenBit(len(p)) == 0 {
+			return nil
+		}
+		return ht.static.get(p)
+	}
+	if escapesSlash(p) {
+		return nil
+	}
+	// Without an escaped '/', the path unescaped is its segments
+	// unescaped, which is what the tree compares with literals; an escape
+	// that does not decode leaves the path as it is, and no key held off
+	// the tree has a '%'.
+	var buf [maxUnescapedOnStack]byte
+	key := unescapeTo(&buf, p)
+	if ht.staticLens&lenBit(len(key)) == 0 {
+		return nil
+	}
+	if l := ht.static.get(key); l.offTree() {
+		return l
+	}
+	return nil
 }
 
 // allowed returns the methods that some pattern for host and path allows,
@@ -294,18 +332,23 @@ func (t *table) collectAllowed(host, p string, escaped bool, acc *allowSet, m *c
 // collectPath adds to acc the methods allowed for host and path, and for
 // path followed by "/".
 func (t *table) collectPath(host, p string, escaped bool, acc *allowSet, m *conMemo) {
-	trailing := strings.HasSuffix(p, "/")
 	if host != "" && t.anyHost() {
 		if ht := t.hosts.get(host); ht != nil {
-			ht.root.allowed(p, false, escaped, acc, m)
-			if !trailing {
-				ht.root.allowed(p, true, escaped, acc, m)
-			}
+			ht.allowed(p, escaped, acc, m)
 		}
 	}
-	t.noHost.root.allowed(p, false, escaped, acc, m)
-	if !trailing {
-		t.noHost.root.allowed(p, true, escaped, acc, m)
+	t.noHost.allowed(p, escaped, acc, m)
+}
+
+// allowed adds to acc the methods of ht allowed for path p, and for p
+// followed by "/".
+func (ht *hostTree) allowed(p string, escaped bool, acc *allowSet, m *conMemo) {
+	ht.root.allowed(p, false, escaped, acc, m)
+	if l := ht.staticLeaf(p, escaped); l.offTree() {
+		acc.add(l)
+	}
+	if !strings.HasSuffix(p, "/") {
+		ht.root.allowed(p, true, escaped, acc, m)
 	}
 }
 

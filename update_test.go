@@ -2,6 +2,7 @@ package cairn
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -111,13 +112,16 @@ func describeLeaf(l *leaf) string {
 	if l.any() != nil {
 		parts = append(parts, "* "+l.any().id.pat.str)
 	}
+	if l.offTree() {
+		parts = append(parts, "(off tree)")
+	}
 	return strings.Join(parts, "; ")
 }
 
 // randomPatterns returns n distinct patterns drawn from a small alphabet,
 // with literals from a wide range so that some nodes get many children.
 func randomPatterns(rng *rand.Rand, n int) []string {
-	methods := []string{"", "GET ", "POST ", "PUT "}
+	methods := []string{"", "GET ", "POST ", "PUT ", "HEAD "}
 	hosts := []string{"", "", "", "a.com", "b.com"}
 	seen := map[string]bool{}
 	var out []string
@@ -368,4 +372,137 @@ func TestStaticIndexClean(t *testing.T) {
 	if l := r.tab.noHost.static.get("/clean/g"); l == nil {
 		t.Error("the index of static paths lacks /clean/g")
 	}
+}
+
+// TestOffTree checks which static routes the lookup trees hold, besides
+// the index of static paths: those that the index alone cannot answer
+// for, and, once a pattern with HEAD and a wildcard is registered, GET
+// routes (see change.addRoute).
+func TestOffTree(t *testing.T) {
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	// inTree reports whether the tree of host holds the leaf of the
+	// static path key, and fails the test if the index does not.
+	inTree := func(t *testing.T, r *Router, host, key string) bool {
+		t.Helper()
+		ht := r.tab.hostTree(host)
+		l := ht.static.get(key)
+		if l == nil {
+			t.Fatalf("the index of static paths lacks %q", key)
+		}
+		n := ht.root.find(l.all()[0].id.pat.segments())
+		switch {
+		case l.offTree() && n != nil && n.leaf != nil:
+			t.Errorf("%q: the leaf is marked off the tree, but the tree has one", key)
+		case !l.offTree() && (n == nil || n.leaf != l):
+			t.Errorf("%q: the leaf is not marked off the tree, but the tree does not hold it", key)
+		}
+		return !l.offTree()
+	}
+	for _, tt := range []struct {
+		name     string
+		patterns []string
+		host     string
+		key      string
+		want     bool // the tree holds key's leaf
+	}{
+		{"methods", []string{"GET /a/b", "POST /a/b", "HEAD /a/b"}, "", "/a/b", false},
+		{"a host", []string{"PUT x.example/a"}, "x.example", "/a", false},
+		{"no method", []string{"/a/b"}, "", "/a/b", true},
+		{"no method after", []string{"GET /a/b", "/a/b"}, "", "/a/b", true},
+		{"CONNECT", []string{"CONNECT /a/b"}, "", "/a/b", true},
+		{"version", []string{"GET /a/b", "GET /a/b@v2"}, "", "/a/b", true},
+		{"trailing slash", []string{"GET /a/{$}"}, "", "/a/", true},
+		{"escape", []string{"GET /a/%25"}, "", "/a/%", true},
+		{"HEAD wildcard before", []string{"HEAD /x/{y}", "GET /a/b"}, "", "/a/b", true},
+		{"HEAD wildcard after", []string{"GET /a/b", "HEAD /x/{y}"}, "", "/a/b", true},
+		{"HEAD wildcard after, in a host", []string{"GET x.example/a/b", "HEAD /x/{y}"}, "x.example", "/a/b", true},
+		{"HEAD wildcard after, POST", []string{"POST /a/b", "HEAD /x/{y}"}, "", "/a/b", false},
+		{"HEAD static", []string{"GET /a/b", "HEAD /x/y"}, "", "/a/b", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New()
+			for _, p := range tt.patterns {
+				if at := strings.Index(p, "@"); at >= 0 {
+					r.Version(p[at+1:]).Handle(p[:at], h)
+				} else {
+					r.Handle(p, h)
+				}
+			}
+			if got := inTree(t, r, tt.host, tt.key); got != tt.want {
+				t.Errorf("%q: the tree holds %q: %v, want %v", tt.patterns, tt.key, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOffTreeConflicts checks that patterns still conflict with the static
+// routes held off the lookup trees: a duplicate that the tree's walk
+// checks, and a pattern with HEAD and a wildcard, more specific in its
+// method than a GET route whose path is more specific.
+func TestOffTreeConflicts(t *testing.T) {
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	for _, patterns := range [][]string{
+		// With a HEAD route, a GET pattern's conflicts are looked for in
+		// the tree (see soleCandidates).
+		{"HEAD /c", "GET /a/b", "GET /a/b"},
+		{"GET /a/b", "HEAD /a/{x}"},
+		{"GET /a/b", "HEAD /{x...}"},
+		{"GET x.example/a/b", "HEAD x.example/a/{x}"},
+	} {
+		r := New()
+		for _, p := range patterns[:len(patterns)-1] {
+			r.Handle(p, h)
+		}
+		last := patterns[len(patterns)-1]
+		if tryRegister(r, last) {
+			t.Errorf("%q: %q registered, want a conflict", patterns[:len(patterns)-1], last)
+		}
+		m := http.NewServeMux()
+		for _, p := range patterns[:len(patterns)-1] {
+			m.Handle(p, h)
+		}
+		if tryRegisterMux(m, last) {
+			t.Errorf("%q: ServeMux takes %q: the case is wrong", patterns[:len(patterns)-1], last)
+		}
+	}
+}
+
+// TestOffTreeEscaped checks that a request whose escaped path is matched
+// segment by segment finds a static route held off the lookup tree, and
+// that its 405 lists that route's methods.
+func TestOffTreeEscaped(t *testing.T) {
+	r := New()
+	r.HandleFunc("GET /files/a.b", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "a.b") })
+	r.HandleFunc("POST /files/{name}", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "name") })
+	for _, tt := range []struct {
+		method, raw string
+		code        int
+		body, allow string
+	}{
+		{"GET", "/files/a%2Eb", 200, "a.b", ""},
+		{"GET", "/files/a%2eb", 200, "a.b", ""},
+		{"GET", "/files/%61%2Eb", 200, "a.b", ""},
+		{"POST", "/files/a%2Eb", 200, "name", ""},
+		{"DELETE", "/files/a%2Eb", 405, "", "GET, HEAD, OPTIONS, POST"},
+		{"GET", "/files/a%2Fb", 405, "", "OPTIONS, POST"},
+		{"GET", "/files/" + strings.Repeat("x", 70) + "%2E", 405, "", "OPTIONS, POST"},
+	} {
+		req := httptest.NewRequest(tt.method, "http://x.example"+tt.raw, nil)
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		if w.Code != tt.code || tt.body != "" && w.Body.String() != tt.body || w.Header().Get("Allow") != tt.allow {
+			t.Errorf("%s %s: %d %q, Allow %q; want %d %q, Allow %q", tt.method, tt.raw, w.Code, w.Body.String(), w.Header().Get("Allow"), tt.code, tt.body, tt.allow)
+		}
+	}
+}
+
+// tryRegisterMux registers p on m, returning whether it was accepted.
+func tryRegisterMux(m *http.ServeMux, p string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	m.Handle(p, http.NotFoundHandler())
+	return true
 }
