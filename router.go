@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -411,12 +412,19 @@ func (r *Router) conflict(p *pattern, version, key string) *ConflictError {
 	}
 	ht := r.tab.hostTree(p.host())
 	if key == "" {
-		r.tab.root(p.host()).eachOverlapping(p.segments(), visit)
+		if ht == nil {
+			return nil
+		}
+		segs := p.segments()
+		ht.root.eachOverlapping(segs, visit)
 		// The routes of p's own path if they are off the tree (see
 		// change.addRoute), the only ones off it that p may conflict
-		// with.
-		key = p.staticKey()
-		if key == "" || ht == nil || !ht.static.get(key).offTree() {
+		// with. Optimization: a pattern with a wildcard has no such
+		// path, and is told without working out its key.
+		if slices.ContainsFunc(segs, func(s segment) bool { return s.kind() != segLiteral }) {
+			return conflict
+		}
+		if key = p.staticKey(); key == "" || !ht.static.get(key).offTree() {
 			return conflict
 		}
 	}
