@@ -89,7 +89,9 @@ func (r *Router) Routes() []RouteInfo {
 // middleware, and "(group)" if a group's middleware covers the paths from
 // there down. The tree of a mounted Router follows its mount, indented.
 // Patterns that share a node may name its wildcard differently; the first
-// registered name is shown. For example:
+// registered name is shown. A static route is shown where its path leads,
+// though lookups find most of them by the whole path, in an index. For
+// example:
 //
 //	(any host)
 //	└── /users

@@ -16,6 +16,10 @@ package cairn
 //	          -> {x}        POST /a/{x}
 //	          -> {...}      /a/
 //
+// Most static routes are not in the tree: those with a method are only
+// in the index of static paths, which lookups read first (see
+// change.addRoute).
+//
 // A node may also be claimed by a group: the group's middleware then
 // covers the router's own answers (404, 405, OPTIONS, 406, redirects) for
 // the paths below the node (see dispatch.go).
