@@ -400,8 +400,10 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 // conflict returns the error for the first route of r that p, parsed for
 // version and not yet registered, conflicts with, or nil. If key is not
 // "", it is what soleCandidates returned: only the routes of the path
-// with that key are checked; otherwise those that the tree holds below
-// the wildcards of p's path too. r's lock is held.
+// with that key are checked; otherwise those that the tree holds on and
+// below the wildcards of p's path, and, for a static p, those of its path
+// that only the index of static paths holds (see change.addRoute). r's
+// lock is held.
 func (r *Router) conflict(p *pattern, version, key string) *ConflictError {
 	var conflict *ConflictError
 	visit := func(rt *route) {

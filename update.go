@@ -140,24 +140,26 @@ func (c *change) methods(routes []*route) *methodIndex {
 //
 // Optimization: a static route whose pattern has a method goes only into
 // the index of static paths, not into the lookup tree, so that it costs
-// no node, no literal child and no second hash table entry: 26% less
-// memory and 30% less time to register a hundred thousand static routes.
-// This is sound because of what the tree is for besides lookups, the
-// candidates of conflict checks (see Router.conflict): such a route q
-// matches one path, more specific than that of any pattern p with a
-// wildcard that matches it, and so conflicts with p only if p's method
-// is more specific than q's: q has no method, or q has GET and p HEAD.
-// So a route stays out of the tree (its leaf is marked leafOffTree) while
+// no node, no literal child and no second hash table entry: at a hundred
+// thousand static routes, a quarter less heap, and a tenth fewer
+// instructions to register them. This is sound because of what the tree
+// is for besides lookups, the candidates of conflict checks (see
+// Router.conflict). Such a route q matches one path. A static pattern p
+// of that path finds q by the path's key; a pattern p with a wildcard
+// that matches the path has a less specific path, and so conflicts with q
+// only if p's method is more specific than q's: q has no method, or q has
+// GET and p HEAD. So a route stays out of the tree (its leaf is marked
+// leafOffTree) while
 //
 //   - every route of its path has a method, other than CONNECT, and no
 //     version, so that the leaf found by the path is the whole answer;
 //   - its path is clean, holds no '%' and does not end in a slash, so
-//     that the lookups that read the tree only (a request for the path
-//     with a slash added, an escaped path) need not find it (see
-//     hostTree.match); and
+//     that a lookup of a path with a slash added, which reads the tree
+//     only, need not find it, and an escaped path finds it by the path
+//     unescaped (see hostTree.staticLeaf); and
 //   - its method is not GET once a pattern with HEAD and a wildcard is
 //     registered: the first such pattern brings the GET routes into the
-//     tree (see moveGetIntoTree).
+//     tree (see moveGetIntoTree), even if it then fails to register.
 //
 // Invariant: every lookup that could reach the leaf of a static path in
 // the tree looks the path up in the index first, and a leaf that the
