@@ -216,15 +216,25 @@ func TestNameWordOracle(t *testing.T) {
 }
 
 // TestIdentTableOracle checks the registry's table against a Go map:
-// identities added and removed at random, each looked up by its own
-// string, by a copy and by a prefix.
+// identities added, one at a time or in batches of all sizes, and removed
+// at random, each looked up by its own string, by a copy and by a prefix.
 func TestIdentTableOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	var tbl identTable
 	present := map[*ident]bool{}
 	var all []*ident
 	for range 20000 {
-		if len(all) == 0 || rng.IntN(3) > 0 {
+		if rng.IntN(500) == 0 {
+			// A batch, as a router adds when it first serves, sorted
+			// from minSortedAdds identities on.
+			batch := make([]*ident, rng.IntN(3*minSortedAdds))
+			for i := range batch {
+				batch[i] = &ident{pat: pattern{str: cloneString("GET /b" + strconv.Itoa(len(all)))}}
+				present[batch[i]] = true
+				all = append(all, batch[i])
+			}
+			tbl.addAll(batch)
+		} else if len(all) == 0 || rng.IntN(3) > 0 {
 			id := &ident{pat: pattern{str: cloneString("GET /p" + strconv.Itoa(len(all)))}}
 			tbl.add(id)
 			present[id] = true
@@ -257,6 +267,43 @@ func TestIdentTableOracle(t *testing.T) {
 	}
 	if tbl.live != live {
 		t.Errorf("live = %d, want %d", tbl.live, live)
+	}
+	for id, ok := range present {
+		if got := tbl.find(id.pat.str); ok && got != id || !ok && got != nil {
+			t.Fatalf("at the end, find(%q) = %p, want it present: %v", id.pat.str, got, ok)
+		}
+	}
+}
+
+// TestSortBySlot checks that sortBySlot orders identities by their first
+// slot in a slot array of any size, and loses none.
+func TestSortBySlot(t *testing.T) {
+	var ids []*ident
+	for i := range 5000 {
+		ids = append(ids, &ident{pat: pattern{str: cloneString("GET /s" + strconv.Itoa(i))}})
+	}
+	sorted := sortBySlot(ids)
+	if len(sorted) != len(ids) {
+		t.Fatalf("%d identities sorted, want %d", len(sorted), len(ids))
+	}
+	seen := map[*ident]bool{}
+	for _, id := range sorted {
+		seen[id] = true
+	}
+	if len(seen) != len(ids) {
+		t.Fatalf("%d distinct identities sorted, want %d", len(seen), len(ids))
+	}
+	for _, shift := range []uint{64 - 4, 64 - slotSortBits, 64 - 16, 64 - 20} {
+		sl := &identSlots{shift: shift}
+		for i := 1; i < len(sorted); i++ {
+			a, b := sl.slot(sorted[i-1].key()), sl.slot(sorted[i].key())
+			// Within a bucket of the sort, slots of larger arrays may go
+			// down; from one bucket to the next they never do.
+			bucket := func(slot uintptr) uintptr { return slot >> max(0, int(64-shift)-slotSortBits) }
+			if bucket(b) < bucket(a) {
+				t.Fatalf("shift %d: slot %d after slot %d", shift, b, a)
+			}
+		}
 	}
 }
 

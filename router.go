@@ -73,6 +73,9 @@ type Router struct {
 
 	identsOnce sync.Once
 	ids        *identSet // the router's pattern identities, for the cleanup
+	// pendingIDs are identities of r's routes that wait, until r first
+	// serves, to go into the registry (see addIdents); r.mu guards it.
+	pendingIDs []*ident
 
 	// The identities of the answers other than serving, by the serving
 	// identity of their route, made when first needed (see answerID).
@@ -340,6 +343,8 @@ func (r *Router) publish() *table {
 		// From now on lookups may read the table: changes copy it.
 		r.edit, r.slabs = nil, nil
 		r.tab.trim()
+		idents.addAll(r.pendingIDs)
+		r.pendingIDs = nil
 		r.table.Store(r.tab)
 	}
 	return r.tab
