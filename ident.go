@@ -359,12 +359,14 @@ func (t *identTable) remove(key *byte) {
 
 // grow returns a new slot array, published, with room for twice the live
 // identities of sl and at least 16 slots, holding them.
-func (t *identTable) grow(sl *identSlots) *identSlots { return t.growFor(sl, 1) }
+func (t *identTable) grow(sl *identSlots) *identSlots { return t.growFor(sl, t.live+2) }
 
-// growFor is grow, with room for n more identities than sl holds.
+// growFor returns a new slot array, published, holding the live identities
+// of sl, with room for n more without growing: at least twice their number
+// of slots, and at least 16.
 func (t *identTable) growFor(sl *identSlots, n int) *identSlots {
 	shift := uint(64 - 4)
-	for 1<<(64-shift) < 4*(t.live+n) {
+	for 1<<(64-shift) < 2*(t.live+n) {
 		shift--
 	}
 	next := &identSlots{s: make([]atomic.Pointer[ident], 1<<(64-shift)), shift: shift}
