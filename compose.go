@@ -27,7 +27,6 @@ package cairn
 import (
 	"fmt"
 	"net/http"
-	"runtime"
 	"slices"
 	"strings"
 )
@@ -353,17 +352,17 @@ func (g *Group) PopulatePathValues(enabled bool) *Group {
 
 // Handle registers h for pattern, prefixed and wrapped as the group says.
 // It panics as [Router.Handle] does.
+//
+//go:noinline
 func (g *Group) Handle(pattern string, h http.Handler) {
-	var pc [1]uintptr
-	runtime.Callers(2, pc[:]) // see callerLocation
-	g.register(pattern, h, location(pc[0]))
+	g.register(pattern, h, locationOf(callerPC())) // see callerPC
 }
 
 // HandleFunc registers f for pattern, as [Group.Handle] does.
+//
+//go:noinline
 func (g *Group) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Request)) {
-	var pc [1]uintptr
-	runtime.Callers(2, pc[:]) // see callerLocation
-	g.register(pattern, http.HandlerFunc(f), location(pc[0]))
+	g.register(pattern, http.HandlerFunc(f), locationOf(callerPC())) // see callerPC
 }
 
 // register registers h for pattern in the group.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp/syntax"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -614,5 +615,69 @@ func TestParseSimple(t *testing.T) {
 	// The patterns of the lists are simple, and some of the random ones.
 	if simpleLists < lists*9/10 || simple-simpleLists < (len(patterns)-lists)/50 {
 		t.Errorf("parseSimple parsed %d patterns of the lists' %d and %d of %d random ones", simpleLists, lists, simple-simpleLists, len(patterns)-lists)
+	}
+}
+
+// TestLocations checks where routes are recorded as registered, for every
+// method that registers a route, called directly, through a method value,
+// and through an interface that a type embedding the router or the group
+// satisfies: the call in the program, never a wrapper the compiler made
+// (see callerPC and locationOf).
+func TestLocations(t *testing.T) {
+	r := New()
+	g := r.Group("/g")
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	f := func(http.ResponseWriter, *http.Request) {}
+	type registrar interface {
+		Handle(string, http.Handler)
+		HandleFunc(string, func(http.ResponseWriter, *http.Request))
+	}
+	type embedRouter struct{ *Router }
+	type embedGroup struct{ *Group }
+	var ri, gi registrar = embedRouter{r}, embedGroup{g}
+	rh, rf, gh, gf := r.Handle, r.HandleFunc, g.Handle, g.HandleFunc
+	want := map[string]int{} // pattern to the line that registers it
+	// line returns the line before its call's.
+	line := func() int {
+		_, _, l, _ := runtime.Caller(1)
+		return l - 1
+	}
+	r.Handle("GET /r/direct", h)
+	want["GET /r/direct"] = line()
+	r.HandleFunc("GET /rf/direct", f)
+	want["GET /rf/direct"] = line()
+	g.Handle("GET /direct", h)
+	want["GET /g/direct"] = line()
+	g.HandleFunc("GET /f/direct", f)
+	want["GET /g/f/direct"] = line()
+	rh("GET /r/value", h)
+	want["GET /r/value"] = line()
+	rf("GET /rf/value", f)
+	want["GET /rf/value"] = line()
+	gh("GET /value", h)
+	want["GET /g/value"] = line()
+	gf("GET /f/value", f)
+	want["GET /g/f/value"] = line()
+	ri.Handle("GET /r/interface", h)
+	want["GET /r/interface"] = line()
+	ri.HandleFunc("GET /rf/interface", f)
+	want["GET /rf/interface"] = line()
+	gi.Handle("GET /interface", h)
+	want["GET /g/interface"] = line()
+	gi.HandleFunc("GET /f/interface", f)
+	want["GET /g/f/interface"] = line()
+	for i := range 3 {
+		// One line, many routes: the remembered program counter.
+		r.Handle(fmt.Sprintf("GET /loop/%d", i), h)
+		want[fmt.Sprintf("GET /loop/%d", i)] = line()
+	}
+	if len(r.routes) != len(want) {
+		t.Fatalf("%d routes, want %d", len(r.routes), len(want))
+	}
+	for _, rt := range r.routes {
+		loc := rt.id.pat.loc().String()
+		if w := fmt.Sprintf("pattern_test.go:%d", want[rt.id.pat.str]); !strings.HasSuffix(loc, w) {
+			t.Errorf("%q: registered at %s, want %s", rt.id.pat.str, loc, w)
+		}
 	}
 }
