@@ -288,7 +288,7 @@ func (t *identTable) addAll(ids []*ident) {
 		sl = t.growFor(sl, len(ids))
 	}
 	if len(ids) >= minSortedAdds {
-		ids = sortBySlot(ids)
+		ids = sortBySlot(ids, (*ident).key)
 	}
 	mask := uintptr(len(sl.s) - 1)
 	for _, id := range ids {
@@ -308,24 +308,25 @@ func (t *identTable) addAll(ids []*ident) {
 // minSortedAdds is the number of identities from which addAll sorts them.
 const minSortedAdds = 1024
 
-// sortBySlot returns ids ordered by the top slotSortBits bits of their
-// hashes, which order their first slots in any slot array (see slot).
-func sortBySlot(ids []*ident) []*ident {
+// sortBySlot returns xs, whose keys key gives, ordered by the top
+// slotSortBits bits of the keys' hashes, which order their first slots in
+// any slot array (see slot).
+func sortBySlot[T any](xs []T, key func(T) *byte) []T {
 	const bits = slotSortBits
 	var counts [1<<bits + 1]int32
-	bucket := func(id *ident) uint64 {
-		return uint64(uintptr(unsafe.Pointer(id.key()))) * slotHashMul >> (64 - bits)
+	bucket := func(x T) uint64 {
+		return uint64(uintptr(unsafe.Pointer(key(x)))) * slotHashMul >> (64 - bits)
 	}
-	for _, id := range ids {
-		counts[bucket(id)+1]++
+	for _, x := range xs {
+		counts[bucket(x)+1]++
 	}
 	for i := 1; i < len(counts); i++ {
 		counts[i] += counts[i-1]
 	}
-	sorted := make([]*ident, len(ids))
-	for _, id := range ids {
-		b := bucket(id)
-		sorted[counts[b]] = id
+	sorted := make([]T, len(xs))
+	for _, x := range xs {
+		b := bucket(x)
+		sorted[counts[b]] = x
 		counts[b]++
 	}
 	return sorted
@@ -340,6 +341,26 @@ const slotSortBits = 12
 func (t *identTable) remove(key *byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.removeLocked(key)
+}
+
+// removeAll removes the identities whose keys are keys, if present.
+//
+// Optimization: as addAll does, under one lock and in about the order of
+// their slots.
+func (t *identTable) removeAll(keys []*byte) {
+	if len(keys) >= minSortedAdds {
+		keys = sortBySlot(keys, func(k *byte) *byte { return k })
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, key := range keys {
+		t.removeLocked(key)
+	}
+}
+
+// removeLocked is remove, for a caller that holds t.mu.
+func (t *identTable) removeLocked(key *byte) {
 	sl := t.slots.Load()
 	if sl == nil {
 		return
@@ -530,14 +551,20 @@ func (r *Router) identSet() *identSet {
 		runtime.AddCleanup(r, func(set *identSet) {
 			set.mu.Lock()
 			defer set.mu.Unlock()
+			n := len(set.ids)
+			for _, b := range set.blocks {
+				n += len(b.offs)
+			}
+			keys := make([]*byte, 0, n)
 			for _, b := range set.blocks {
 				for _, off := range b.offs {
-					idents.remove(&b.data[off])
+					keys = append(keys, &b.data[off])
 				}
 			}
 			for _, id := range set.ids {
-				idents.remove(id.key())
+				keys = append(keys, id.key())
 			}
+			idents.removeAll(keys)
 		}, r.ids)
 	})
 	return r.ids
