@@ -1,3 +1,5 @@
+//go:build gc
+
 package cairn
 
 // callerPC returns the return address of the call of its caller: the

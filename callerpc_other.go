@@ -1,4 +1,4 @@
-//go:build !amd64
+//go:build !amd64 || !gc
 
 package cairn
 
@@ -6,8 +6,8 @@ import "runtime"
 
 // callerPC returns the return address of the call of its caller: the
 // program counter, in the code that called a method that registers, just
-// after the call, as runtime.Callers gives it. (On amd64 it reads the
-// frame pointer instead; see callerpc_amd64.go.)
+// after the call, as runtime.Callers gives it. (On amd64, with the gc
+// compiler, it reads the frame pointer instead; see callerpc_amd64.go.)
 //
 //go:noinline
 func callerPC() uintptr {

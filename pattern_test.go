@@ -659,6 +659,8 @@ func TestLocations(t *testing.T) {
 		{"GET /rf/interface", func() int { ri.HandleFunc("GET /rf/interface", f); return line() }},
 		{"GET /g/interface", func() int { gi.Handle("GET /interface", h); return line() }},
 		{"GET /g/f/interface", func() int { gi.HandleFunc("GET /f/interface", f); return line() }},
+		// A deferred call: a line of the program, not of the runtime.
+		{"GET /r/defer", func() int { defer r.Handle("GET /r/defer", h); return line() }},
 	} {
 		want[tt.pattern] = tt.register()
 	}
