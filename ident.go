@@ -37,8 +37,10 @@ package cairn
 // load its slot array atomically and probe it without locks; writers hold a
 // mutex, fill free slots in place (one atomic store each) and copy the table
 // only to double it, so adding an identity costs O(1) amortized whatever
-// the number of routes of all routers. A cleanup attached to each router
-// removes its identities once the router is unreachable.
+// the number of routes of all routers. A router's identities go in
+// together when it first serves, since no request can carry one before,
+// and a cleanup attached to each router takes them out together once the
+// router is unreachable (see identTable.addAll and removeAll).
 
 import (
 	"runtime"
