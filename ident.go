@@ -38,11 +38,12 @@ package cairn
 // mutex, fill free slots in place (one atomic store each) and copy the table
 // only to double it, so adding an identity costs O(1) amortized whatever
 // the number of routes of all routers. A router's identities go in
-// together when it first serves, since no request can carry one before,
-// and a cleanup attached to each router takes them out together once the
-// router is unreachable (see identTable.addAll and removeAll).
+// together when it first serves, since no request can carry one before
+// (see identTable.addAll), and a cleanup attached to each router takes
+// them out, under one lock, once the router is unreachable.
 
 import (
+	"iter"
 	"runtime"
 	"strconv"
 	"sync"
@@ -346,17 +347,16 @@ func (t *identTable) remove(key *byte) {
 	t.removeLocked(key)
 }
 
-// removeAll removes the identities whose keys are keys, if present.
+// removeAll removes the identities whose keys keys yields, if present,
+// under one lock.
 //
-// Optimization: as addAll does, under one lock and in about the order of
-// their slots.
-func (t *identTable) removeAll(keys []*byte) {
-	if len(keys) >= minSortedAdds {
-		keys = sortBySlot(keys, func(k *byte) *byte { return k })
-	}
+// Allocation: none. A collected router's cleanup calls it, and may run
+// while a program measures its own heap, so the keys are not gathered,
+// nor sorted by slot as addAll's identities are.
+func (t *identTable) removeAll(keys iter.Seq[*byte]) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, key := range keys {
+	for key := range keys {
 		t.removeLocked(key)
 	}
 }
@@ -503,6 +503,22 @@ type identSet struct {
 	ids    []*ident // identities whose keys are in none of blocks
 }
 
+// keys yields the keys of the identities of set, whose lock is held.
+func (set *identSet) keys(yield func(*byte) bool) {
+	for _, b := range set.blocks {
+		for _, off := range b.offs {
+			if !yield(&b.data[off]) {
+				return
+			}
+		}
+	}
+	for _, id := range set.ids {
+		if !yield(id.key()) {
+			return
+		}
+	}
+}
+
 // A keyBlock is a block of patterns and the offsets in it of the keys of
 // identities.
 type keyBlock struct {
@@ -553,20 +569,7 @@ func (r *Router) identSet() *identSet {
 		runtime.AddCleanup(r, func(set *identSet) {
 			set.mu.Lock()
 			defer set.mu.Unlock()
-			n := len(set.ids)
-			for _, b := range set.blocks {
-				n += len(b.offs)
-			}
-			keys := make([]*byte, 0, n)
-			for _, b := range set.blocks {
-				for _, off := range b.offs {
-					keys = append(keys, &b.data[off])
-				}
-			}
-			for _, id := range set.ids {
-				keys = append(keys, id.key())
-			}
-			idents.removeAll(keys)
+			idents.removeAll(set.keys)
 		}, r.ids)
 	})
 	return r.ids
