@@ -90,6 +90,9 @@ func TestAllocations(t *testing.T) {
 		// by the path unescaped into a buffer on the stack (see
 		// hostTree.staticLeaf).
 		{"escaped dot, static", "GET", "/dot%2Estatic/path", "", 200, ""},
+		// A path longer than that buffer, whose unescaped length no
+		// static path has, is not unescaped whole.
+		{"escaped dot, long", "GET", "/dot%2Edir/" + strings.Repeat("v", 70), "", 200, strings.Repeat("v", 70)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(tt.method, tt.url, nil)

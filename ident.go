@@ -291,7 +291,7 @@ func (t *identTable) addAll(ids []*ident) {
 		sl = t.growFor(sl, len(ids))
 	}
 	if len(ids) >= minSortedAdds {
-		ids = sortBySlot(ids, (*ident).key)
+		ids = sortBySlot(ids)
 	}
 	mask := uintptr(len(sl.s) - 1)
 	for _, id := range ids {
@@ -311,25 +311,25 @@ func (t *identTable) addAll(ids []*ident) {
 // minSortedAdds is the number of identities from which addAll sorts them.
 const minSortedAdds = 1024
 
-// sortBySlot returns xs, whose keys key gives, ordered by the top
-// slotSortBits bits of the keys' hashes, which order their first slots in
-// any slot array (see slot).
-func sortBySlot[T any](xs []T, key func(T) *byte) []T {
+// sortBySlot returns ids ordered by the top slotSortBits bits of their
+// keys' hashes, which order their first slots in any slot array (see
+// slot).
+func sortBySlot(ids []*ident) []*ident {
 	const bits = slotSortBits
 	var counts [1<<bits + 1]int32
-	bucket := func(x T) uint64 {
-		return uint64(uintptr(unsafe.Pointer(key(x)))) * slotHashMul >> (64 - bits)
+	bucket := func(id *ident) uint64 {
+		return uint64(uintptr(unsafe.Pointer(id.key()))) * slotHashMul >> (64 - bits)
 	}
-	for _, x := range xs {
-		counts[bucket(x)+1]++
+	for _, id := range ids {
+		counts[bucket(id)+1]++
 	}
 	for i := 1; i < len(counts); i++ {
 		counts[i] += counts[i-1]
 	}
-	sorted := make([]T, len(xs))
-	for _, x := range xs {
-		b := bucket(x)
-		sorted[counts[b]] = x
+	sorted := make([]*ident, len(ids))
+	for _, id := range ids {
+		b := bucket(id)
+		sorted[counts[b]] = id
 		counts[b]++
 	}
 	return sorted

@@ -296,7 +296,7 @@ func TestSortBySlot(t *testing.T) {
 	for i := range 5000 {
 		ids = append(ids, &ident{pat: pattern{str: cloneString("GET /s" + strconv.Itoa(i))}})
 	}
-	sorted := sortBySlot(ids, (*ident).key)
+	sorted := sortBySlot(ids)
 	if len(sorted) != len(ids) {
 		t.Fatalf("%d identities sorted, want %d", len(sorted), len(ids))
 	}

@@ -26,7 +26,8 @@ import (
 // more than 63 methods, or the request's URL.RawPath escapes a '/' or a '.'
 // ("%2F", "%2E"; other escapes cost nothing) and an escape falls in a
 // wildcard's value, in a segment longer than 64 bytes, or in a segment
-// that a constraint checks. Middleware and handlers may allocate, and
+// that a constraint checks, or the path is longer than 64 bytes and a
+// static route's path has its length unescaped. Middleware and handlers may allocate, and
 // redirects do.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// Invariant: r stays reachable until the request is answered, so that

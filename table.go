@@ -245,7 +245,9 @@ func (ht *hostTree) staticRoute(m, p string) (rt *route, miss bool) {
 
 // match returns the route of ht for path p and q, or nil.
 func (ht *hostTree) match(p string, slash bool, q *query) *route {
-	if !slash && !q.staticMiss {
+	// Optimization: staticLeaf's test of the length, made here first, so
+	// that most paths that no static route has skip its call.
+	if !slash && !q.staticMiss && (q.escaped || ht.staticLens&lenBit(len(p)) != 0) {
 		if l := ht.staticLeaf(p, q.escaped); l != nil {
 			if rt := l.route(q); rt != nil {
 				return rt
@@ -263,32 +265,36 @@ func (ht *hostTree) match(p string, slash bool, q *query) *route {
 // staticLeaf returns the leaf of the index of static paths for the path
 // p, escaped if escaped is set, or nil.
 //
-// An escaped path has the key of its segments unescaped, unless one holds
-// an escaped '/', which no static path can match. The lookup tree matches
-// it segment by segment, so only the leaves held off the tree (see
-// change.addRoute) are returned for it.
-//
-// Allocation: none, unless p is escaped and longer than 64 bytes.
+// Allocation: none, unless p is escaped and longer than 64 bytes, and a
+// static path has the length of p unescaped.
 func (ht *hostTree) staticLeaf(p string, escaped bool) *leaf {
-	if !escaped || strings.IndexByte(p, '%') < 0 {
-		if ht.staticLens&lenBit(len(p)) == 0 {
-			return nil
-		}
-		return ht.static.get(p)
+	if escaped && strings.IndexByte(p, '%') >= 0 {
+		return ht.escapedStaticLeaf(p)
 	}
-	if escapesSlash(p) {
+	if ht.staticLens&lenBit(len(p)) == 0 {
+		return nil
+	}
+	return ht.static.get(p)
+}
+
+// escapedStaticLeaf is staticLeaf for a path p that holds an escape.
+//
+// Its key is its segments unescaped, unless one holds an escaped '/',
+// which no static path can match. The lookup tree matches it segment by
+// segment, so only the leaves held off the tree (see change.addRoute)
+// are returned for it.
+func (ht *hostTree) escapedStaticLeaf(p string) *leaf {
+	// Optimization: an escape takes three bytes for one, so the length of
+	// the key is known before unescaping, which most lengths make
+	// needless. An escape that does not decode leaves the path as it is,
+	// and no key held off the tree has a '%'.
+	if ht.staticLens&lenBit(len(p)-2*strings.Count(p, "%")) == 0 || escapesSlash(p) {
 		return nil
 	}
 	// Without an escaped '/', the path unescaped is its segments
-	// unescaped, which is what the tree compares with literals; an escape
-	// that does not decode leaves the path as it is, and no key held off
-	// the tree has a '%'.
+	// unescaped, which is what the tree compares with literals.
 	var buf [maxUnescapedOnStack]byte
-	key := unescapeTo(&buf, p)
-	if ht.staticLens&lenBit(len(key)) == 0 {
-		return nil
-	}
-	if l := ht.static.get(key); l.offTree() {
+	if l := ht.static.get(unescapeTo(&buf, p)); l.offTree() {
 		return l
 	}
 	return nil

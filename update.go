@@ -194,13 +194,17 @@ func (c *change) addRoute(rt *route) {
 
 // keepsOffTree reports whether the routes of the static path key may stay
 // out of the lookup tree (see addRoute); headWildcards is the table's.
+//
+// The index holds no unclean path but a CONNECT pattern's (see
+// pattern.staticKey), which stays in the tree, and no path of a Mount,
+// which ends in a slash.
 func keepsOffTree(key string, routes []*route, headWildcards bool) bool {
-	if !isClean(key) || strings.IndexByte(key, '%') >= 0 || strings.HasSuffix(key, "/") {
+	if strings.IndexByte(key, '%') >= 0 || strings.HasSuffix(key, "/") {
 		return false
 	}
 	for _, rt := range routes {
 		m := rt.id.pat.method()
-		if m == "" || m == http.MethodConnect || m == http.MethodGet && headWildcards || rt.version() != "" || rt.hasMount {
+		if m == "" || m == http.MethodConnect || m == http.MethodGet && headWildcards || rt.version() != "" {
 			return false
 		}
 	}
