@@ -22,8 +22,10 @@
 // it is: even with "identity;q=0", the response goes out uncompressed
 // rather than as a 406. HEAD requests are never compressed, but get the
 // header a GET would: Vary, and, if the GET would be compressed (as the
-// Content-Length the handler sets tells), Content-Encoding, a weak ETag
-// and no Content-Length.
+// Content-Length the handler sets, or the body it writes, tells),
+// Content-Encoding, a weak ETag and no Content-Length; the body that the
+// handler writes is then dropped, since net/http would count it into a
+// Content-Length.
 //
 // # What is compressed
 //

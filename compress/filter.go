@@ -6,8 +6,8 @@ package compress
 // A filter holds the response until it knows enough to decide, then sends
 // it compressed or as it is:
 //
-//	idle --WriteHeader--> holding --MinSize bytes, Flush or the end--> encoding or passing
-//	idle --WriteHeader, when the header decides--> encoding or passing
+//	idle --WriteHeader--> holding --MinSize bytes, Flush or the end--> encoding, dropping or passing
+//	idle --WriteHeader, when the header decides--> encoding, dropping or passing
 //
 // WriteHeader decides at once when the status and the header settle the
 // matter: a status without a body (1xx, 204, 304), a partial answer (206,
@@ -28,7 +28,10 @@ package compress
 // server-sent events is compressed and still arrives event by event.
 //
 // A filter that passes the body through steps aside once it has sent the
-// header (see send); the Writer then writes to the client directly.
+// header (see send); the Writer then writes to the client directly. The
+// response to a HEAD request that a GET would get compressed is dropping:
+// it gets the header of the compressed response, and the filter drops the
+// body the handler writes.
 //
 // Invariant: the filter changes the header map only in send, in the step
 // that sends it. So while it holds a response the map is the handler's,
@@ -53,6 +56,7 @@ const (
 	holding               // status, header and up to limit bytes held
 	passing               // header sent; the body goes as it is
 	encoding              // header sent with Content-Encoding; the body goes through enc
+	dropping              // header sent with Content-Encoding for a HEAD; the body is dropped
 )
 
 // String returns the state's name.
@@ -66,6 +70,8 @@ func (s state) String() string {
 		return "passing"
 	case encoding:
 		return "encoding"
+	case dropping:
+		return "dropping"
 	}
 	return "state(?)"
 }
@@ -297,7 +303,9 @@ func (f *filter) decide(flush bool) error {
 // send edits the header of a response that varies with Accept-Encoding
 // (vary) and that f compresses (compress), sends it, and sends the held
 // body after it. The response to a HEAD request gets the header that
-// compression gives, as the response to a GET would, and no encoder.
+// compression gives, as the response to a GET would, and no encoder: its
+// body, which net/http would not send, is dropped here, or net/http would
+// count it, when short, into a Content-Length of the uncompressed body.
 func (f *filter) send(vary, compress bool) error {
 	h := f.w.Header()
 	if vary {
@@ -306,7 +314,9 @@ func (f *filter) send(vary, compress bool) error {
 	f.state = passing
 	if compress {
 		setEncoded(h, f.coding)
-		if !f.head {
+		if f.head {
+			f.state = dropping
+		} else {
 			f.resetEncoder()
 			f.state = encoding
 		}
@@ -347,11 +357,13 @@ func (f *filter) sendNotModified(allowed bool) {
 
 // write sends p on, once f has decided.
 func (f *filter) write(p []byte) (int, error) {
-	if len(p) == 0 {
+	switch {
+	case len(p) == 0:
 		return 0, nil
-	}
-	if f.state == encoding {
+	case f.state == encoding:
 		return f.enc.Write(p)
+	case f.state == dropping:
+		return len(p), nil
 	}
 	return f.w.SendBody(p)
 }

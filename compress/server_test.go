@@ -443,6 +443,13 @@ func TestServerValidators(t *testing.T) {
 		w.Header().Set("ETag", `"v1"`)
 		http.ServeContent(w, r, "items.json", modtime, strings.NewReader(body))
 	})
+	// A body of 1.5 KiB, over MinSize and short enough that net/http,
+	// given it for a HEAD, would count it into a Content-Length.
+	mid := `{"k":"` + hex.String()[:1500] + `"}`
+	mux.HandleFunc("/mid.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, mid)
+	})
 	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 4096)...)
 	mux.HandleFunc("/img.png", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeContent(w, r, "img.png", modtime, bytes.NewReader(png))
@@ -467,6 +474,10 @@ func TestServerValidators(t *testing.T) {
 			`ETag "W/\"v1\"", Vary "Accept-Encoding", Content-Encoding "gzip", Content-Length ""`},
 		{"HEAD, gzip", do("HEAD", "/items.json", "gzip"), 200,
 			`ETag "W/\"v1\"", Vary "Accept-Encoding", Content-Encoding "gzip", Content-Length ""`},
+		{"HEAD, gzip, 1.5 KiB", do("HEAD", "/mid.json", "gzip"), 200,
+			`ETag "", Vary "Accept-Encoding", Content-Encoding "gzip", Content-Length ""`},
+		{"HEAD, identity, 1.5 KiB", do("HEAD", "/mid.json", "identity"), 200,
+			fmt.Sprintf(`ETag "", Vary "Accept-Encoding", Content-Encoding "", Content-Length "%d"`, len(mid))},
 		{"304 to the weak ETag", do("GET", "/items.json", "gzip", "If-None-Match", `W/"v1"`), 304,
 			`ETag "W/\"v1\"", Vary "Accept-Encoding", Content-Encoding "", Content-Length ""`},
 		{"GET, identity", do("GET", "/items.json", "identity"), 200,
