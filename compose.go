@@ -454,7 +454,7 @@ func (r *Router) addClaim(c *change, n *groupNode) {
 		// No route: the index is none that a router can have (see
 		// table.routeOf), and a claim identity is never a route's.
 		n.claimID = newIdent(n.prefix.str, r.layoutOf(n.prefix, ""), -1, identClaim)
-		r.addIdents(nil, n.claimID)
+		r.addIdents(nil, false, n.claimID)
 	}
 	segs := n.prefix.segments()
 	c.addClaim(n.prefix.host(), segs[:len(segs)-1], n)

@@ -454,7 +454,7 @@ func (r *Router) answerID(rt *route, kind identKind) *ident {
 		l = &rl
 	}
 	id := newIdent(sid.pat.str, l, int(sid.route), kind)
-	r.addIdents(nil, id)
+	r.addIdents(nil, false, id)
 	ids.Store(sid, id)
 	return id
 }
@@ -483,7 +483,7 @@ func (r *Router) otherFormID(id *ident) *ident {
 	l := *id.l
 	l.fromStart = true
 	oid := newIdent(id.pat.str, &l, int(id.route), identOtherForm)
-	r.addIdents(nil, oid)
+	r.addIdents(nil, false, oid)
 	r.otherFormIDs.Store(id, oid)
 	return oid
 }
@@ -526,24 +526,23 @@ type keyBlock struct {
 	offs []uint16 // below maxPatternBlock
 }
 
-// addIdents adds ids to the registry and to the identities of r. The first
-// time, it attaches the cleanup that removes them again. block is r's
-// current block of patterns, for a caller that holds r's lock, or nil.
+// addIdents adds ids to the identities of r and, unless wait is set, to
+// the registry. The first time, it attaches the cleanup that removes them
+// from the registry again. block is r's current block of patterns, for a
+// caller that holds r's lock, or nil.
 //
 // Optimization: before r serves, no request can carry an identity of r, so
-// those that a caller holding r's lock adds wait in r.pendingIDs, and go
-// into the registry together when r first serves (see identTable.addAll).
-func (r *Router) addIdents(block []byte, ids ...*ident) {
+// the identities that add makes for r's routes wait (add sets wait until r
+// serves), and go into the registry together when r first serves (see
+// waitingIdents and identTable.addAll).
+func (r *Router) addIdents(block []byte, wait bool, ids ...*ident) {
 	set := r.identSet()
 	set.mu.Lock()
 	defer set.mu.Unlock()
-	pending := block != nil && r.table.Load() == nil
 	block = block[:cap(block)]
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
 	for _, id := range ids {
-		if pending {
-			r.pendingIDs = append(r.pendingIDs, id)
-		} else {
+		if !wait {
 			idents.add(id)
 		}
 		// Invariant: the key of an identity whose copy copyPattern packed
@@ -559,6 +558,27 @@ func (r *Router) addIdents(block []byte, ids ...*ident) {
 		b := &set.blocks[len(set.blocks)-1]
 		b.offs = append(b.offs, uint16(key-start))
 	}
+}
+
+// waitingIdents returns the identities that wait to go into the registry
+// until r first serves (see addIdents): those that add made for the routes
+// registered before, the route's own and, for a mount, that of its
+// stripped pattern. r's lock is held.
+func (r *Router) waitingIdents() []*ident {
+	n := len(r.routes)
+	for _, rt := range r.routes {
+		if rt.hasMount {
+			n++
+		}
+	}
+	ids := make([]*ident, 0, n)
+	for _, rt := range r.routes {
+		ids = append(ids, rt.id)
+		if m := rt.mount(); m != nil {
+			ids = append(ids, m.stripped)
+		}
+	}
+	return ids
 }
 
 // identSet returns the identity set of r, creating it and attaching its

@@ -263,7 +263,7 @@ func (m *mounted) throughFor(id *ident) *ident {
 	l := mountedLayout(m.prefix, m.nsegs, id.l)
 	l.through = m.self
 	tid := newIdent(full, l, m.route.index(), identThrough)
-	m.r.addIdents(nil, tid)
+	m.r.addIdents(nil, false, tid)
 	m.throughIDs.Store(id, tid)
 	return tid
 }

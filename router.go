@@ -73,9 +73,6 @@ type Router struct {
 
 	identsOnce sync.Once
 	ids        *identSet // the router's pattern identities, for the cleanup
-	// pendingIDs are identities of r's routes that wait, until r first
-	// serves, to go into the registry (see addIdents); r.mu guards it.
-	pendingIDs []*ident
 
 	// The identities of the answers other than serving, by the serving
 	// identity of their route, made when first needed (see answerID).
@@ -366,8 +363,11 @@ func (r *Router) publish() *table {
 		// From now on lookups may read the table: changes copy it.
 		r.edit, r.slabs = nil, nil
 		r.tab.trim()
-		idents.addAll(r.pendingIDs)
-		r.pendingIDs = nil
+		if cap(r.routes) > len(r.routes) {
+			r.routes = slices.Clone(r.routes)
+			r.tab.routes = r.routes
+		}
+		idents.addAll(r.waitingIdents())
 		r.table.Store(r.tab)
 	}
 	return r.tab
@@ -538,6 +538,13 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 	if g.node != nil {
 		rt.group = g.node
 	}
+	if len(r.routes) == cap(r.routes) {
+		// Optimization: the routes double, where append grows a long
+		// slice by a quarter, which allocated five times its final
+		// size in all for a router of a hundred thousand routes. The
+		// first request trims them (see publish).
+		r.routes = slices.Grow(r.routes, max(len(r.routes), 8))
+	}
 	r.routes = append(r.routes, rt)
 	c.t.routes = r.routes
 
@@ -550,7 +557,7 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 			r.mounts = append(r.mounts, m)
 		}
 	}
-	r.addIdents(r.patternBlock, ids...)
+	r.addIdents(r.patternBlock, r.table.Load() == nil, ids...)
 
 	if r.patterns != nil && r.patterns[p.str] == nil {
 		r.patterns[p.str] = rt

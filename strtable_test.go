@@ -160,8 +160,9 @@ func TestStrHashSpread(t *testing.T) {
 
 // TestTrimOnPublish checks that the hash tables a router fills before its
 // first request, the index of static paths and the literal children of a
-// wide node, have entries of their length once it is published, and still
-// find every route; and that tables made after that are left alone.
+// wide node, have entries of their length once it is published, as has its
+// list of routes, and still find every route; and that tables made after
+// that are left alone.
 func TestTrimOnPublish(t *testing.T) {
 	r := New()
 	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
@@ -199,9 +200,17 @@ func TestTrimOnPublish(t *testing.T) {
 			t.Fatalf("%s: room for %d entries before publishing: the test does not test trim", tt.name, tt.caps())
 		}
 	}
+	if cap(r.routes) < 2048 {
+		t.Fatalf("room for %d routes before publishing: the test does not test trim", cap(r.routes))
+	}
 	r.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/wide/r0", nil))
 	if r.table.Load() != tab {
 		t.Fatal("the published table is not the one filled")
+	}
+	// The routes too, in the router and in the table.
+	wantRoutes := cap(slices.Clone(make([]*route, 3*n)))
+	if len(r.routes) != 3*n || cap(r.routes) != wantRoutes || len(tab.routes) != 3*n || &tab.routes[0] != &r.routes[0] {
+		t.Errorf("routes: %d, room for %d, the table's %d; want %d, room for %d, the same", len(r.routes), cap(r.routes), len(tab.routes), 3*n, wantRoutes)
 	}
 	if tab.wide != nil {
 		t.Errorf("published table keeps %d wide tables", len(tab.wide))
