@@ -85,11 +85,12 @@
 //
 // A unary method's response (or its response_body field) is written with
 // protojson, or as raw bytes for a google.api.HttpBody. A server stream is
-// written as newline-delimited JSON, one message a line, flushed as each
-// arrives; or as server-sent events when the client accepts
-// text/event-stream. A stream that fails after its first message ends with
-// a line {"error": status}; one that fails before is answered like a unary
-// failure.
+// written as newline-delimited JSON, one line {"result": message} a
+// message, as grpc-gateway writes it, flushed as each arrives; or as
+// server-sent events, each message the data of an event, when the client
+// accepts text/event-stream. A stream that fails after its first message
+// ends with a line {"error": status} (an event named "error"); one that
+// fails before is answered like a unary failure.
 //
 // Errors are the JSON form of google.rpc.Status, with the HTTP status of
 // the gRPC code ([HTTPStatus]: NOT_FOUND 404, INVALID_ARGUMENT 400,

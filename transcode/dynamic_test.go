@@ -102,7 +102,7 @@ func TestDynamic(t *testing.T) {
 		t.Errorf("download: got %d %q", a.status, a.body)
 	}
 	a = do(t, srv.URL, call{method: "GET", target: "/v1/streams/s:watch?count=2"})
-	if want := `{"fString":"0"}` + "\n" + `{"fString":"1"}` + "\n"; a.status != 200 || !sameFrames(a.body, want) {
+	if want := `{"result":{"fString":"0"}}` + "\n" + `{"result":{"fString":"1"}}` + "\n"; a.status != 200 || !sameFrames(a.body, want) {
 		t.Errorf("stream: got %d %q", a.status, a.body)
 	}
 }

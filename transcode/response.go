@@ -3,16 +3,19 @@ package transcode
 // This file calls methods and writes their answers. A unary call answers
 // with one JSON document (or the raw bytes of a google.api.HttpBody). A
 // server-streaming call answers with one JSON document a line,
-// newline-delimited JSON, flushed as each message arrives:
+// newline-delimited JSON, flushed as each message arrives, each message as
+// the "result" of its line, as grpc-gateway writes them:
 //
-//	{"name":"shelves/1/books/1","title":"Dune"}
-//	{"name":"shelves/1/books/2","title":"Emma"}
+//	{"result":{"name":"shelves/1/books/1","title":"Dune"}}
+//	{"result":{"name":"shelves/1/books/2","title":"Emma"}}
 //	{"error":{"code":14,"message":"backend went away"}}
 //
 // the last line only if the stream fails after its first message (before
-// it, the failure is the whole answer, with its HTTP status). A client
-// that accepts text/event-stream gets server-sent events instead: each
-// message a "data:" event, a failure an event named "error".
+// it, the failure is the whole answer, with its HTTP status). A message
+// is never written bare, so that one with a field named "error" cannot
+// pass for a failure. A client that accepts text/event-stream gets
+// server-sent events instead: each message a "data:" event, a failure an
+// event named "error".
 
 import (
 	"context"
@@ -241,10 +244,15 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 		b := (*bp)[:0]
 		if sse {
 			b = append(b, "data: "...)
+		} else {
+			b = append(b, `{"result":`...)
 		}
 		b, err = appendJSON(h.streamMarshal, b, rt, resp.ProtoReflect())
 		if err != nil {
 			panic(http.ErrAbortHandler)
+		}
+		if !sse {
+			b = append(b, '}')
 		}
 		b = append(b, '\n')
 		if sse {

@@ -23,17 +23,17 @@ func TestStream(t *testing.T) {
 		want   string
 	}{
 		{"ndjson", "", "count=3&kinds.fInt32=4", 200, "application/x-ndjson",
-			`{"fString":"0","fInt32":4}` + "\n" + `{"fString":"1","fInt32":4}` + "\n" + `{"fString":"2","fInt32":4}` + "\n"},
+			`{"result":{"fString":"0","fInt32":4}}` + "\n" + `{"result":{"fString":"1","fInt32":4}}` + "\n" + `{"result":{"fString":"2","fInt32":4}}` + "\n"},
 		{"empty", "", "count=0", 200, "application/x-ndjson", ""},
 		{"fails after a message", "", "count=1&failCode=14", 200, "application/x-ndjson",
-			`{"fString":"0"}` + "\n" + `{"error":{"code":14,"message":"stream failed"}}` + "\n"},
+			`{"result":{"fString":"0"}}` + "\n" + `{"error":{"code":14,"message":"stream failed"}}` + "\n"},
 		{"fails before any", "", "count=0&failCode=5", 404, "application/json", `{"code":5,"message":"stream failed"}`},
 		{"events", "text/html, text/event-stream", "count=2", 200, "text/event-stream",
 			"data: {\"fString\":\"0\"}\n\ndata: {\"fString\":\"1\"}\n\n"},
 		{"event error", "text/event-stream", "count=1&failCode=13", 200, "text/event-stream",
 			"data: {\"fString\":\"0\"}\n\nevent: error\ndata: {\"error\":{\"code\":13,\"message\":\"stream failed\"}}\n\n"},
-		{"events refused", "text/event-stream;q=0", "count=1", 200, "application/x-ndjson", `{"fString":"0"}` + "\n"},
-		{"events refused, q=0.0", "text/event-stream;q=0.0", "count=1", 200, "application/x-ndjson", `{"fString":"0"}` + "\n"},
+		{"events refused", "text/event-stream;q=0", "count=1", 200, "application/x-ndjson", `{"result":{"fString":"0"}}` + "\n"},
+		{"events refused, q=0.0", "text/event-stream;q=0.0", "count=1", 200, "application/x-ndjson", `{"result":{"fString":"0"}}` + "\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			hd := http.Header{}
