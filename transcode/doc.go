@@ -79,7 +79,9 @@
 // deadline. Grpc-Metadata-Authorization and keys gRPC keeps for itself
 // (grpc-*, content-type, ...) are dropped; a key or value gRPC would
 // refuse is answered 400. The server's header and trailer metadata come back as
-// Grpc-Metadata-* and Grpc-Trailer-* headers.
+// Grpc-Metadata-* and Grpc-Trailer-* headers, but for gRPC's own keys
+// (grpc-*): grpc-status-details-bin would repeat the status that an
+// error's body holds.
 //
 // # Responses
 //

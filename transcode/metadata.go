@@ -181,10 +181,13 @@ func parseTimeout(s string) (time.Duration, bool) {
 
 // writeMetadata adds md to hd as headers named prefix+Key. The
 // content-type of the gRPC response is the transport's, not the
-// service's: it is left out.
+// service's, and the keys gRPC keeps for itself are its own: they are
+// left out.
 func writeMetadata(hd http.Header, prefix string, md metadata.MD) {
 	for k, vals := range md {
-		if k == "content-type" {
+		if k == "content-type" || strings.HasPrefix(k, "grpc-") {
+			// gRPC's own keys, such as grpc-status-details-bin, which
+			// repeats in base64 the status that the body holds.
 			continue
 		}
 		name := prefix + textproto.CanonicalMIMEHeaderKey(k)

@@ -70,6 +70,12 @@ func TestErrors(t *testing.T) {
 		if !sameJSON(a.body, want) {
 			t.Errorf("%v: got %s, want %s", c, a.body, want)
 		}
+		// gRPC's own trailer, which repeats the status, stays out.
+		for k := range a.header {
+			if strings.HasPrefix(k, "Grpc-Trailer-Grpc-") || strings.HasPrefix(k, "Grpc-Metadata-Grpc-") {
+				t.Errorf("%v: header %s: %q", c, k, a.header[k])
+			}
+		}
 	}
 	for _, tt := range []struct {
 		c    codes.Code
