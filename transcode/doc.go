@@ -68,9 +68,11 @@
 // field, a map and a null are one path each. PATCH /v1/shelves/1/books/2
 // with {"title":"T","author":{"name":"N"}} gets update_mask
 // "author.name,title"; with {"author":{}}, "author". Unlike grpc-gateway, a
-// Struct or a Value is one path (its keys are no field names), and a name
+// Struct or a Value is one path (its keys are no field names), a name
 // that UnmarshalOptions.DiscardUnknown lets through is no path rather than
-// an error. An empty body leaves the mask unset. A body is read as JSON whatever its
+// an error, and a mask the query gives empty (?update_mask=) is filled
+// too, as for an update without a mask in AIP-134, where grpc-gateway
+// keeps it empty. An empty body leaves the mask unset. A body is read as JSON whatever its
 // Content-Type; a google.api.HttpBody takes the raw bytes and the
 // Content-Type instead.
 //
