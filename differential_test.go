@@ -15,6 +15,7 @@ package cairn_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -77,13 +78,14 @@ func FuzzDifferentialServeMux(f *testing.F) {
 		{[]byte{7}, "/tree/", "http://a.com/tree?q=1"},
 		{[]byte{255, 0, 255}, "GET /{$}", "*"},
 		{[]byte{}, "POST b.com/", "a.com:443"},
+		{[]byte{1}, strings.Repeat("h", 70000) + "/a", "/a"}, // a long host: left out
 	} {
 		f.Add(uint64(i), tt.choices, tt.pattern, tt.target)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, choices []byte, pattern, target string) {
 		g := &caseGenerator{c: &fuzzChooser{data: choices, rng: rand.New(rand.NewPCG(seed, ^seed))}}
 		patterns := g.patterns()
-		if pattern != "" && !mayUseExtension(pattern) && !hasEmptySegment(pattern) {
+		if pattern != "" && !mayUseExtension(pattern) && !hasEmptySegment(pattern) && !hasLongHost(pattern) {
 			patterns = slices.Insert(patterns, g.c.IntN(len(patterns)+1), pattern)
 		}
 		reqs := g.requests(patterns, 10)
@@ -510,6 +512,17 @@ func mayUseExtension(pattern string) bool {
 func hasEmptySegment(pattern string) bool {
 	i := strings.IndexByte(pattern, '/')
 	return i >= 0 && strings.Contains(pattern[i:], "//")
+}
+
+// hasLongHost reports whether pattern's method, blanks and host, what
+// comes before its first '/', take more than 65 535 bytes, which
+// cairn refuses and ServeMux takes: a documented difference.
+func hasLongHost(pattern string) bool {
+	i := strings.IndexByte(pattern, '/')
+	if i < 0 {
+		i = len(pattern)
+	}
+	return i > math.MaxUint16 // cairn's maxPatternHost
 }
 
 // diff serves spec on every router of fx and describes how cairn's outcome
