@@ -664,7 +664,10 @@ func TestParamOnRedirect(t *testing.T) {
 		h := func(http.ResponseWriter, *http.Request) {}
 		r.HandleFunc("GET /t/{a}/{b}", h)
 		r.Version("v2").HandleFunc("GET /s/{a}/{b}/", h)
-		paths := []string{"/t/one/two", "/t/one/./two", "/t/one//two", "/x/../t/one/two", "/s/one/two", "/s/one/./two/"}
+		// Escaped values too: the redirect's target is escaped, the
+		// request's path may not be.
+		paths := []string{"/t/one/two", "/t/one/./two", "/t/one//two", "/x/../t/one/two", "/s/one/two", "/s/one/./two/",
+			"/s/a%20b/two", "/s/%E6%97%A5/two", "/s/a%2Fb/two", "/s/a%20b/./two/"}
 		want := []string{
 			`/t/one/two: GET /t/{a}/{b}: a="one"/"one"/"one" b="two"/"two"/"two" version=`,
 			`/t/one/./two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
@@ -672,15 +675,24 @@ func TestParamOnRedirect(t *testing.T) {
 			`/x/../t/one/two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
 			`/s/one/two: GET /s/{a}/{b}/: a="one"/"one"/"" b="two"/"two"/"" version=v2`,
 			`/s/one/./two/: GET /s/{a}/{b}/: a=""/""/"" b=""/""/"" version=v2`,
+			`/s/a b/two: GET /s/{a}/{b}/: a="a b"/"a b"/"" b="two"/"two"/"" version=v2`,
+			`/s/日/two: GET /s/{a}/{b}/: a="日"/"日"/"" b="two"/"two"/"" version=v2`,
+			`/s/a/b/two: GET /s/{a}/{b}/: a="a/b"/"a/b"/"" b="two"/"two"/"" version=v2`,
+			`/s/a b/./two/: GET /s/{a}/{b}/: a=""/""/"" b=""/""/"" version=v2`,
 		}
 		if slash == SlashRedirect {
-			paths = append(paths, "/t/one/two/")
-			want = append(want, `/t/one/two/: GET /t/{a}/{b}: a="one"/"one"/"" b="two"/"two"/"" version=`)
+			paths = append(paths, "/t/one/two/", "/t/a%20b/two/")
+			want = append(want, `/t/one/two/: GET /t/{a}/{b}: a="one"/"one"/"" b="two"/"two"/"" version=`,
+				`/t/a b/two/: GET /t/{a}/{b}: a="a b"/"a b"/"" b="two"/"two"/"" version=`)
 		}
 		for _, p := range paths {
 			w := &recorder{h: http.Header{}}
 			accept := http.Header{"Accept": {"application/vnd.acme.v2+json"}}
-			r.ServeHTTP(w, &http.Request{Method: "GET", URL: &url.URL{Path: p}, Header: accept})
+			u, err := url.Parse(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.ServeHTTP(w, &http.Request{Method: "GET", URL: u, Header: accept})
 			if code := w.code; p != "/t/one/two" && code != http.StatusTemporaryRedirect {
 				t.Errorf("%v: GET %s: %d, want a redirect", slash, p, code)
 			}

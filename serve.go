@@ -192,8 +192,11 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		req.Pattern = v.pattern
 		if v.rt != nil {
 			kind := identRedirect
-			if !q.escaped && slashApart(v.target, q.path) {
+			if slashApart(v.target, req.URL.EscapedPath()) {
 				// The redirect only adds or removes a trailing slash.
+				// Both are escaped: the target is, and the path it is
+				// compared with must be the request's own, not the clean
+				// one that the query may hold.
 				kind = identSlashRedirect
 			}
 			req.Pattern = r.answerID(v.rt, kind).pat.str
