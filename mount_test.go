@@ -300,6 +300,46 @@ func TestMountReviewCases(t *testing.T) {
 	}
 }
 
+// TestMountedHosts checks that a pattern of a router mounted at a prefix
+// with a host may have that host, or none, but not another, which requests
+// through the mount never have: mounting such a router panics, and so does
+// registering such a pattern once it is mounted, naming the pattern and the
+// prefix. Mounted at a prefix without a host, the router's host patterns
+// serve as they are.
+func TestMountedHosts(t *testing.T) {
+	inner := cairn.New()
+	inner.HandleFunc("GET /a", answer("a"))
+	inner.HandleFunc("GET api.example.com/b", answer("b"))
+	r := cairn.New()
+	r.Mount("api.example.com/v1", inner)
+	msg := panicMessage(func() { inner.HandleFunc("GET other.com/c", answer("c")) })
+	if !strings.Contains(msg, `"GET other.com/c"`) || !strings.Contains(msg, `"api.example.com/v1"`) {
+		t.Errorf("registering another host in the mounted router: panic %q, want one naming the pattern and the prefix", msg)
+	}
+	for _, target := range []string{"http://api.example.com/v1/a", "http://api.example.com/v1/b"} {
+		if got, w := do(t, r, "GET", target); w.Code != 200 {
+			t.Errorf("GET %s: %d %q, want 200", target, w.Code, got.body)
+		}
+	}
+	for _, info := range r.Routes() {
+		if strings.Contains(info.Pattern, "other.com") {
+			t.Errorf("the route that failed to register is listed: %q", info.Pattern)
+		}
+	}
+
+	other := cairn.New()
+	other.HandleFunc("GET other.com/c", answer("c"))
+	msg = panicMessage(func() { cairn.New().Mount("api.example.com/v1", other) })
+	if !strings.Contains(msg, `"GET other.com/c"`) || !strings.Contains(msg, `"api.example.com/v1"`) {
+		t.Errorf("mounting a router with another host: panic %q, want one naming the pattern and the prefix", msg)
+	}
+	r2 := cairn.New()
+	r2.Mount("/v1", other)
+	if got, w := do(t, r2, "GET", "http://other.com/v1/c"); w.Code != 200 || got.body != "c" {
+		t.Errorf("GET other.com/v1/c through a mount without a host: %d %q, want 200 c", w.Code, got.body)
+	}
+}
+
 // TestMountRoundTrip mounts routers under random prefixes, with wildcards,
 // constraints and escaped literals, registers random routes in them, and
 // for each route builds a path with the outer router's Path from random

@@ -60,6 +60,9 @@ type Router struct {
 	// mountNames are the wildcards of the prefixes r is mounted at, by
 	// name, with the prefix: r's patterns may not use them.
 	mountNames map[string]string
+	// mountHosts are the hosts of the prefixes r is mounted at, with the
+	// prefix: a pattern of r with another host would never serve.
+	mountHosts map[string]string
 	// slabs allocate what registering makes before the router serves;
 	// nil once it serves.
 	slabs *slabs
@@ -416,6 +419,14 @@ func (r *Router) check(s string, g *Group, loc location) (*ident, error) {
 				"which would hide the prefix's value", s, loc, seg.s, prefix)
 		}
 	}
+	if host := p.host(); host != "" {
+		for mh, prefix := range r.mountHosts {
+			if host != mh {
+				return nil, fmt.Errorf("cairn: pattern %q (registered at %s) has the host %s, and the router is mounted at %q, "+
+					"whose requests have the host %s: it would never serve", s, loc, host, prefix, mh)
+			}
+		}
+	}
 	if g.name != "" {
 		if other := r.names[g.name]; other != nil && other.id.pat.str != s {
 			return nil, fmt.Errorf("cairn: route name %q for pattern %q (registered at %s) is taken by pattern %q (registered at %s)",
@@ -577,10 +588,19 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 }
 
 // checkMountNames panics if a route of r uses one of names, the wildcards
-// of the prefix it is to be mounted at.
+// of the prefix it is to be mounted at, or has a host other than the
+// prefix's, if the prefix has one.
 func (r *Router) checkMountNames(prefix *pattern, names []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if mh := prefix.host(); mh != "" {
+		for _, rt := range r.routes {
+			if host := rt.id.pat.host(); host != "" && host != mh {
+				panic(fmt.Errorf("cairn: mounting a router at %q: its pattern %q (registered at %s) has the host %s, "+
+					"which requests through the mount never have: it would never serve", strings.TrimSuffix(prefix.str, "/"), rt.id.pat.str, rt.id.pat.loc(), host))
+			}
+		}
+	}
 	for _, name := range names {
 		for _, rt := range r.routes {
 			if rt.id.pat.hasWildcard(name) {
@@ -603,6 +623,12 @@ func (r *Router) markMounted(prefix *pattern, names []string) {
 			r.mountNames = map[string]string{}
 		}
 		r.mountNames[name] = strings.TrimSuffix(prefix.str, "/")
+	}
+	if mh := prefix.host(); mh != "" {
+		if r.mountHosts == nil {
+			r.mountHosts = map[string]string{}
+		}
+		r.mountHosts[mh] = strings.TrimSuffix(prefix.str, "/")
 	}
 	if !r.tab.cfg.relative {
 		c := r.change()
