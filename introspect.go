@@ -64,6 +64,9 @@ func (r *Router) Routes() []RouteInfo {
 		})
 		if m := rt.mount(); m != nil && m.inner != nil {
 			for _, ri := range m.inner.Routes() {
+				// The middleware around the mount wraps the mounted
+				// router's routes too.
+				ri.Middleware += mw
 				ri.Pattern = joinMounted(p, ri.Pattern)
 				ri.Path = strings.TrimSuffix(p.path(), "/") + ri.Path
 				if p.host() != "" {

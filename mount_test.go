@@ -340,6 +340,26 @@ func TestMountedHosts(t *testing.T) {
 	}
 }
 
+// TestMountedMiddlewareCount checks that Routes counts, for a mounted
+// router's routes, the middleware around the mount as well as their own,
+// as requests through the mount meet them all.
+func TestMountedMiddlewareCount(t *testing.T) {
+	inner := cairn.New()
+	inner.Group("/a", trace("inner")).HandleFunc("GET /x", answer("x"))
+	r := cairn.New()
+	r.Group("/api", trace("g1"), trace("g2")).With(trace("w")).Mount("/in", inner)
+	counts := map[string]int{}
+	for _, ri := range r.Routes() {
+		counts[ri.Pattern] = ri.Middleware
+	}
+	if got, _ := do(t, r, "GET", "/api/in/a/x"); got.trace != "g1 g2 w inner x" {
+		t.Fatalf("GET /api/in/a/x ran %q, want g1 g2 w inner x", got.trace)
+	}
+	if counts["/api/in/"] != 3 || counts["GET /api/in/a/x"] != 4 {
+		t.Errorf("Routes counts %v, want 3 for the mount and 4 for its route", counts)
+	}
+}
+
 // TestMountRoundTrip mounts routers under random prefixes, with wildcards,
 // constraints and escaped literals, registers random routes in them, and
 // for each route builds a path with the outer router's Path from random
