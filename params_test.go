@@ -667,7 +667,7 @@ func TestParamOnRedirect(t *testing.T) {
 		// Escaped values too: the redirect's target is escaped, the
 		// request's path may not be.
 		paths := []string{"/t/one/two", "/t/one/./two", "/t/one//two", "/x/../t/one/two", "/s/one/two", "/s/one/./two/",
-			"/s/a%20b/two", "/s/%E6%97%A5/two", "/s/a%2Fb/two", "/s/a%20b/./two/"}
+			"/s/a%20b/two", "/s/%E6%97%A5/two", "/s/a%2Fb/two", "/s/a%20b/./two/", "/s/one/two//"}
 		want := []string{
 			`/t/one/two: GET /t/{a}/{b}: a="one"/"one"/"one" b="two"/"two"/"two" version=`,
 			`/t/one/./two: GET /t/{a}/{b}: a=""/""/"" b=""/""/"" version=`,
@@ -679,6 +679,8 @@ func TestParamOnRedirect(t *testing.T) {
 			`/s/日/two: GET /s/{a}/{b}/: a="日"/"日"/"" b="two"/"two"/"" version=v2`,
 			`/s/a/b/two: GET /s/{a}/{b}/: a="a/b"/"a/b"/"" b="two"/"two"/"" version=v2`,
 			`/s/a b/./two/: GET /s/{a}/{b}/: a=""/""/"" b=""/""/"" version=v2`,
+			// Unclean, but only by a trailing slash too many.
+			`/s/one/two//: GET /s/{a}/{b}/: a="one"/"one"/"" b="two"/"two"/"" version=v2`,
 		}
 		if slash == SlashRedirect {
 			paths = append(paths, "/t/one/two/", "/t/a%20b/two/")
