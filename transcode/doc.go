@@ -88,7 +88,9 @@
 // # Responses
 //
 // A unary method's response (or its response_body field) is written with
-// protojson, or as raw bytes for a google.api.HttpBody. A server stream is
+// protojson, or as raw bytes for a google.api.HttpBody. A response_body
+// field follows the proto3 JSON mapping as a whole message does: an int64
+// is a string ("5"), where grpc-gateway writes a number. A server stream is
 // written as newline-delimited JSON, one line {"result": message} a
 // message, as grpc-gateway writes it, flushed as each arrives; or as
 // server-sent events, each message the data of an event, when the client
