@@ -61,6 +61,11 @@ type verdict struct {
 	// recheck is set on a verdictNone that resolve took from r.Pattern
 	// without a lookup: the answer checks that no route serves the request.
 	recheck bool
+	// slashOnly is set on a redirect whose target is the request's own
+	// path, escaped, with a trailing slash added or removed: its segments
+	// are the request's from the start, so Param reads there the values of
+	// the path it leads to (see identSlashRedirect).
+	slashOnly bool
 }
 
 // decide decides what to do with req, using q, which it fills in.
@@ -128,7 +133,7 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 			}
 			// As net/http.ServeMux does, report the pattern that the
 			// new path matches.
-			return verdict{kind: verdictRedirect, rt: srt, target: target}
+			return verdict{kind: verdictRedirect, rt: srt, target: target, slashOnly: true}
 		}
 	}
 	switch {
@@ -164,7 +169,7 @@ func (t *table) decideSlow(req *http.Request, rt *route, q *query) verdict {
 			if srt == nil && sq.rejected != nil && sq.rejected.exact(short, false) {
 				srt = sq.rejected
 			}
-			return verdict{kind: verdictRedirect, rt: srt, target: target}
+			return verdict{kind: verdictRedirect, rt: srt, target: target, slashOnly: true}
 		}
 		// SlashServe: the request is served as the other form, by its
 		// route or by the router's answer for it.
@@ -207,7 +212,8 @@ func (t *table) decideUnclean(req *http.Request, q *query) verdict {
 	rt := t.match(q.host, p, false, q)
 	if rt == nil || !rt.exact(p, false) {
 		if srt, _ := slashTargetAnyVersion(t, q.host, p, q); srt != nil {
-			return verdict{kind: verdictRedirect, rt: srt, target: p + "/"}
+			target := p + "/"
+			return verdict{kind: verdictRedirect, rt: srt, target: target, slashOnly: slashApart(target, escapedPath)}
 		}
 	}
 	if rt == nil && q.rejected != nil && q.rejected.exact(p, false) {
@@ -216,8 +222,18 @@ func (t *table) decideUnclean(req *http.Request, q *query) verdict {
 		rt = q.rejected
 	}
 	// Invariant: p != escapedPath, since the caller found the path unclean
-	// and escaping changes neither slashes nor dots.
-	return verdict{kind: verdictRedirect, rt: rt, target: p}
+	// and escaping changes neither slashes nor dots. A path unclean only by
+	// a trailing slash too many (/a/b//) is a slash away from its target.
+	return verdict{kind: verdictRedirect, rt: rt, target: p, slashOnly: slashApart(p, escapedPath)}
+}
+
+// slashApart reports whether a and b differ only by a trailing slash that
+// one of them has, without building either form.
+func slashApart(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return len(a) == len(b)+1 && a[len(b)] == '/' && a[:len(b)] == b
 }
 
 // decideConnect decides what to do with a CONNECT request. As with

@@ -192,11 +192,7 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		req.Pattern = v.pattern
 		if v.rt != nil {
 			kind := identRedirect
-			if slashApart(v.target, req.URL.EscapedPath()) {
-				// The redirect only adds or removes a trailing slash.
-				// Both are escaped: the target is, and the path it is
-				// compared with must be the request's own, not the clean
-				// one that the query may hold.
+			if v.slashOnly {
 				kind = identSlashRedirect
 			}
 			req.Pattern = r.answerID(v.rt, kind).pat.str
@@ -440,13 +436,4 @@ func (t *table) allowedValue(req *http.Request, q *query) string {
 		}
 	}
 	return ""
-}
-
-// slashApart reports whether a and b differ only by a trailing slash that
-// one of them has, without building either form.
-func slashApart(a, b string) bool {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	return len(a) == len(b)+1 && a[len(b)] == '/' && a[:len(b)] == b
 }
