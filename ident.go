@@ -565,13 +565,7 @@ func (r *Router) addIdents(block []byte, wait bool, ids ...*ident) {
 // registered before, the route's own and, for a mount, that of its
 // stripped pattern. r's lock is held.
 func (r *Router) waitingIdents() []*ident {
-	n := len(r.routes)
-	for _, rt := range r.routes {
-		if rt.hasMount {
-			n++
-		}
-	}
-	ids := make([]*ident, 0, n)
+	ids := make([]*ident, 0, len(r.routes)) // a mount's takes one more
 	for _, rt := range r.routes {
 		ids = append(ids, rt.id)
 		if m := rt.mount(); m != nil {

@@ -100,7 +100,7 @@ func (g *Group) mount(prefix string, h http.Handler, loc location) {
 				names = append(names, s.s)
 			}
 		}
-		inner.checkMountNames(pat, names)
+		inner.checkMountable(pat, names)
 		g.r.registerMount(full, m, g, loc, m)
 		inner.markMounted(pat, names)
 		return

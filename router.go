@@ -587,10 +587,10 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 	r.segs = buf
 }
 
-// checkMountNames panics if a route of r uses one of names, the wildcards
+// checkMountable panics if a route of r uses one of names, the wildcards
 // of the prefix it is to be mounted at, or has a host other than the
 // prefix's, if the prefix has one.
-func (r *Router) checkMountNames(prefix *pattern, names []string) {
+func (r *Router) checkMountable(prefix *pattern, names []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if mh := prefix.host(); mh != "" {
