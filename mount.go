@@ -100,9 +100,15 @@ func (g *Group) mount(prefix string, h http.Handler, loc location) {
 				names = append(names, s.s)
 			}
 		}
-		inner.checkMountable(pat, names)
+		undo := inner.markMounted(pat, names)
+		registered := false
+		defer func() {
+			if !registered {
+				undo()
+			}
+		}()
 		g.r.registerMount(full, m, g, loc, m)
-		inner.markMounted(pat, names)
+		registered = true
 		return
 	}
 	g.r.registerMount(full, m, g, loc, m)

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cairn-go/cairn"
 )
@@ -570,5 +572,109 @@ func TestMountedSlashVersionless(t *testing.T) {
 		if want := "/m/ org= name="; w.Code != c.code || w.Header().Get("X-After") != want {
 			t.Errorf("%v: GET /m/items: %d, Use saw %q; want %d, %q", c.policy, w.Code, w.Header().Get("X-After"), c.code, want)
 		}
+	}
+}
+
+// TestMountRacingRegistration checks that Mount and a registration in the
+// mounted router that runs at the same time cannot both get past the
+// other's check: the registration of a pattern that uses the prefix's
+// wildcard name panics, or the Mount does. A constraint of the outer
+// router, which registering the mount's pattern calls, registers in the
+// inner router from another goroutine and waits for it, a scheduling that
+// a program can meet without it.
+func TestMountRacingRegistration(t *testing.T) {
+	outer, inner := cairn.New(), cairn.New()
+	inner.HandleFunc("GET /repos/", answer("repos"))
+	var inRegistration string
+	var hook sync.Once
+	outer.DefineConstraint("hook", func(string) bool {
+		hook.Do(func() {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				inRegistration = panicMessage(func() { inner.HandleFunc("GET /zz/{id}", answer("zz")) })
+			}()
+			<-done
+		})
+		return true
+	})
+	// The check of the mount's pattern against this one calls the hook.
+	outer.HandleFunc("GET /abc/{$}", answer("abc"))
+	inMount := panicMessage(func() { outer.Mount("/{id:hook}", inner) })
+	if inMount != "" || !strings.Contains(inRegistration, `"GET /zz/{id}"`) || !strings.Contains(inRegistration, `"/{id:hook}"`) {
+		t.Errorf("Mount panicked with %q, the registration meanwhile with %q; want the registration to panic, naming its pattern and the prefix", inMount, inRegistration)
+	}
+}
+
+// TestMountMarksFirst checks that no request reaches a mounted router
+// through its mount before the router knows it is mounted: served while
+// Mount has not returned, and the mounted router is busy with another
+// registration, which holds its lock, a request that the mounted router
+// redirects to add a trailing slash is redirected within the mount.
+func TestMountMarksFirst(t *testing.T) {
+	outer, inner := cairn.New(), cairn.New()
+	inner.HandleFunc("GET /repos/", answer("repos"))
+	do(t, inner, "GET", "/repos/") // it serves: requests do not wait for its lock
+	outer.HandleFunc("GET /abc/{$}", answer("abc"))
+	do(t, outer, "GET", "/abc/")
+	release, busy := make(chan struct{}), make(chan struct{})
+	var slow, hook sync.Once
+	inner.DefineConstraint("slow", func(string) bool {
+		slow.Do(func() {
+			close(busy)
+			<-release
+		})
+		return true
+	})
+	outer.DefineConstraint("hook", func(string) bool {
+		hook.Do(func() {
+			go inner.HandleFunc("GET /{v:slow}/", answer("slow"))
+			<-busy
+		})
+		return true
+	})
+	mounted := make(chan struct{})
+	go func() {
+		defer close(mounted)
+		outer.Mount("/{t:hook}", inner)
+	}()
+	code, loc := 0, ""
+	for deadline := time.Now().Add(2 * time.Second); code != http.StatusTemporaryRedirect && time.Now().Before(deadline); {
+		w := httptest.NewRecorder()
+		outer.ServeHTTP(w, httptest.NewRequest("GET", "/acme/repos", nil))
+		code, loc = w.Code, w.Header().Get("Location")
+		time.Sleep(20 * time.Microsecond)
+	}
+	close(release)
+	<-mounted
+	if code != http.StatusTemporaryRedirect || loc != "repos/" {
+		t.Errorf("GET /acme/repos while mounting: %d to %q, want 307 to repos/", code, loc)
+	}
+}
+
+// TestMountFailedUndone checks that a Mount that fails in the outer router
+// leaves the router it would have mounted as it was: its patterns may use
+// the prefix's wildcard names and other hosts, and its redirects stay
+// absolute.
+func TestMountFailedUndone(t *testing.T) {
+	inner := cairn.New()
+	inner.HandleFunc("GET /repos/", answer("repos"))
+	outer := cairn.New()
+	outer.HandleFunc("/u/{org}/", answer("taken"))
+	outer.HandleFunc("api.example.com/u/{org}/", answer("taken"))
+	if msg := panicMessage(func() { outer.Mount("api.example.com/u/{id}", inner) }); msg == "" {
+		t.Fatal("mounting where a route has the same pattern did not panic")
+	}
+	if msg := panicMessage(func() { outer.Mount("/u/{id}", inner) }); msg == "" {
+		t.Fatal("mounting where a route has the same pattern did not panic")
+	}
+	if msg := panicMessage(func() {
+		inner.HandleFunc("GET /x/{id}", answer("x"))
+		inner.HandleFunc("GET other.com/y", answer("y"))
+	}); msg != "" {
+		t.Errorf("registering in the router after its mount failed: panic %q", msg)
+	}
+	if _, w := do(t, inner, "GET", "/repos"); w.Header().Get("Location") != "/repos/" {
+		t.Errorf("GET /repos from the router whose mount failed: redirected to %q, want /repos/", w.Header().Get("Location"))
 	}
 }

@@ -8,6 +8,7 @@ package cairn
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"runtime"
 	"slices"
@@ -587,17 +588,31 @@ func (r *Router) add(c *change, id *ident, h http.Handler, g *Group, m *mounted)
 	r.segs = buf
 }
 
-// checkMountable panics if a route of r uses one of names, the wildcards
-// of the prefix it is to be mounted at, or has a host other than the
-// prefix's, if the prefix has one.
-func (r *Router) checkMountable(prefix *pattern, names []string) {
+// markMounted notes that r is to be mounted at prefix, whose wildcards are
+// names: its patterns may no longer use those names, nor, if the prefix
+// has a host, another host; and its redirects that add or remove a
+// trailing slash become relative (see verdict.location). It panics,
+// noting nothing, if a route of r already does what it rules out. It
+// returns a function that undoes the notes, for a mount that fails to be
+// registered.
+//
+// Invariant: the check and the notes are made under r's lock, and before
+// the mount's route is registered in the outer router, so that a route
+// registered with r meanwhile is checked against the notes, and no
+// request reaches r through the mount before r knows of it. The caller
+// holds mountGraph, so that no other mount of r comes in between the notes
+// and their undoing.
+func (r *Router) markMounted(prefix *pattern, names []string) (undo func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if mh := prefix.host(); mh != "" {
+	r.init()
+	at := strings.TrimSuffix(prefix.str, "/")
+	mh := prefix.host()
+	if mh != "" {
 		for _, rt := range r.routes {
 			if host := rt.id.pat.host(); host != "" && host != mh {
 				panic(fmt.Errorf("cairn: mounting a router at %q: its pattern %q (registered at %s) has the host %s, "+
-					"which requests through the mount never have: it would never serve", strings.TrimSuffix(prefix.str, "/"), rt.id.pat.str, rt.id.pat.loc(), host))
+					"which requests through the mount never have: it would never serve", at, rt.id.pat.str, rt.id.pat.loc(), host))
 			}
 		}
 	}
@@ -605,38 +620,44 @@ func (r *Router) checkMountable(prefix *pattern, names []string) {
 		for _, rt := range r.routes {
 			if rt.id.pat.hasWildcard(name) {
 				panic(fmt.Errorf("cairn: mounting a router at %q: its pattern %q (registered at %s) has a wildcard {%s}, as the prefix has, "+
-					"which would hide the prefix's value", strings.TrimSuffix(prefix.str, "/"), rt.id.pat.str, rt.id.pat.loc(), name))
+					"which would hide the prefix's value", at, rt.id.pat.str, rt.id.pat.loc(), name))
 			}
 		}
 	}
-}
-
-// markMounted notes that r is mounted at prefix, whose wildcards are names:
-// its patterns may no longer use those names, and its redirects that add
-// or remove a trailing slash are relative (see verdict.location).
-func (r *Router) markMounted(prefix *pattern, names []string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.init()
+	oldNames, oldHosts, wasRelative := maps.Clone(r.mountNames), maps.Clone(r.mountHosts), r.tab.cfg.relative
 	for _, name := range names {
 		if r.mountNames == nil {
 			r.mountNames = map[string]string{}
 		}
-		r.mountNames[name] = strings.TrimSuffix(prefix.str, "/")
+		r.mountNames[name] = at
 	}
-	if mh := prefix.host(); mh != "" {
+	if mh != "" {
 		if r.mountHosts == nil {
 			r.mountHosts = map[string]string{}
 		}
-		r.mountHosts[mh] = strings.TrimSuffix(prefix.str, "/")
+		r.mountHosts[mh] = at
 	}
-	if !r.tab.cfg.relative {
-		c := r.change()
-		cfg := *c.t.cfg
-		cfg.relative = true
-		c.t.cfg = &cfg
-		r.commit(c)
+	if !wasRelative {
+		r.setRelative(true)
 	}
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.mountNames, r.mountHosts = oldNames, oldHosts
+		if !wasRelative {
+			r.setRelative(false)
+		}
+	}
+}
+
+// setRelative sets whether r's redirects that add or remove a trailing
+// slash are relative; r's lock is held.
+func (r *Router) setRelative(relative bool) {
+	c := r.change()
+	cfg := *c.t.cfg
+	cfg.relative = relative
+	c.t.cfg = &cfg
+	r.commit(c)
 }
 
 // errNilMiddleware is the error of a nil middleware.
