@@ -348,18 +348,29 @@ func (t *identTable) remove(key *byte) {
 }
 
 // removeAll removes the identities whose keys keys yields, if present,
-// under one lock.
+// under one lock. If then at most an eighth of the slots of an array of
+// more than minShrinkSlots hold identities, the array is replaced by one
+// at most a quarter full: the registry keeps room for the most routes it
+// has held only while it holds about as many, so that a program that
+// drops a large router gets that memory back.
 //
-// Allocation: none. A collected router's cleanup calls it, and may run
-// while a program measures its own heap, so the keys are not gathered,
-// nor sorted by slot as addAll's identities are.
+// Allocation: none, unless the array shrinks. A collected router's cleanup
+// calls it, and may run while a program measures its own heap, so the keys
+// are not gathered, nor sorted by slot as addAll's identities are.
 func (t *identTable) removeAll(keys iter.Seq[*byte]) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for key := range keys {
 		t.removeLocked(key)
 	}
+	if sl := t.slots.Load(); sl != nil && len(sl.s) > minShrinkSlots && 8*t.live <= len(sl.s) {
+		t.growFor(sl, t.live)
+	}
 }
+
+// minShrinkSlots is the number of slots, 32 KiB of them, up to which
+// removeAll never replaces the slot array by a smaller one.
+const minShrinkSlots = 4096
 
 // removeLocked is remove, for a caller that holds t.mu.
 func (t *identTable) removeLocked(key *byte) {
@@ -386,7 +397,7 @@ func (t *identTable) grow(sl *identSlots) *identSlots { return t.growFor(sl, t.l
 
 // growFor returns a new slot array, published, holding the live identities
 // of sl, with room for n more without growing: at least twice their number
-// of slots, and at least 16.
+// of slots, and at least 16. It may be smaller than sl (see removeAll).
 func (t *identTable) growFor(sl *identSlots, n int) *identSlots {
 	shift := uint(64 - 4)
 	for 1<<(64-shift) < 2*(t.live+n) {

@@ -289,6 +289,38 @@ func TestIdentTableOracle(t *testing.T) {
 	}
 }
 
+// TestIdentTableShrinks checks that removing most identities from a large
+// registry replaces its slot array by a smaller one that holds the rest,
+// without the removed ones' slots, and that removing a few does not.
+func TestIdentTableShrinks(t *testing.T) {
+	var tbl identTable
+	ids := make([]*ident, 20000)
+	var keys []*byte
+	for i := range ids {
+		ids[i] = &ident{pat: pattern{str: cloneString("GET /s" + strconv.Itoa(i))}}
+		keys = append(keys, ids[i].key())
+	}
+	tbl.addAll(ids)
+	full := len(tbl.slots.Load().s)
+	tbl.removeAll(slices.Values(keys[:1000]))
+	if n := len(tbl.slots.Load().s); n != full {
+		t.Errorf("%d of %d identities left: %d slots, want %d as before", tbl.live, len(ids), n, full)
+	}
+	tbl.removeAll(slices.Values(keys[1000:19990]))
+	if n := len(tbl.slots.Load().s); n > 64 || tbl.used != tbl.live || tbl.live != 10 {
+		t.Errorf("10 identities left: %d slots, %d used, %d live; want at most 64 slots, 10 used and live", n, tbl.used, tbl.live)
+	}
+	for i, id := range ids {
+		want := id
+		if i < 19990 {
+			want = nil
+		}
+		if got := tbl.find(id.pat.str); got != want {
+			t.Fatalf("find(%q) = %p, want %p", id.pat.str, got, want)
+		}
+	}
+}
+
 // TestSortBySlot checks that sortBySlot orders identities by their first
 // slot in a slot array of any size, and loses none.
 func TestSortBySlot(t *testing.T) {
