@@ -629,7 +629,11 @@ func TestMountMarksFirst(t *testing.T) {
 	outer.DefineConstraint("hook", func(string) bool {
 		hook.Do(func() {
 			go inner.HandleFunc("GET /{v:slow}/", answer("slow"))
-			<-busy
+			select {
+			case <-busy:
+			case <-time.After(2 * time.Second):
+				t.Error("the registration in the mounted router did not call its constraint")
+			}
 		})
 		return true
 	})
