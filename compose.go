@@ -36,7 +36,8 @@ import (
 type Middleware = func(http.Handler) http.Handler
 
 // Use adds middleware that runs after routing, for every request the router
-// answers: matched routes, 404, 405, automatic OPTIONS, 406 and redirects.
+// answers: matched routes, 404, 405, automatic OPTIONS, 406, redirects,
+// and the 400 for a request for "*" (OPTIONS * and the like).
 // It sees r.Pattern (the matched pattern, or "" when no route matched), and
 // [Param] and [RouteVersion] work in it. The middleware of successive calls
 // runs in the order of the calls, each call's in the order given, outermost
@@ -274,10 +275,19 @@ func (r *Router) parsePrefix(host, path, prefix string) *pattern {
 	defer r.mu.Unlock()
 	p, err := parsePattern(host+path+"/", r.constraints.lookup)
 	if err != nil {
+		// The error is about the prefix as written, not with the slash
+		// added, if parsing it alone fails too. A {$} or {name...} at its
+		// end fails only for the slash after it: say so. (A literal "/" is
+		// not {$}: the prefix wrote %2F.)
+		alone, aloneErr := parsePattern(host+path, r.constraints.lookup)
+		if aloneErr != nil {
+			err = aloneErr
+		} else if last := alone.lastSegment(); path != "" && (last.kind() == segMulti && last.named() || last.kind() == segLiteral && last.s == "/") {
+			panic(fmt.Errorf("cairn: prefix %q ends in %s: a prefix is followed by the paths of its routes, so it may not end in {$} or {name...}",
+				prefix, path[strings.LastIndexByte(path, '/')+1:]))
+		}
 		panic(fmt.Errorf("cairn: prefix %q: %w", prefix, err))
 	}
-	// A {$} or {name...} in the prefix fails to parse, since the path has
-	// a segment after it. A literal "/" is not {$}: the prefix wrote %2F.
 	return p
 }
 

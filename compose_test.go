@@ -153,7 +153,7 @@ func TestCompositionPanics(t *testing.T) {
 			r.Handle("GET /v1/x", h)
 			r.Group("/v1").Handle("GET /x", h)
 		}, `pattern "GET /v1/x" (registered at`},
-		{"multi in mount prefix", func(r *cairn.Router) { r.Mount("/files/{p...}", h) }, "{...} wildcard not at end"},
+		{"multi in mount prefix", func(r *cairn.Router) { r.Mount("/files/{p...}", h) }, `cairn: prefix "/files/{p...}" ends in {p...}: `},
 		{"nil mount", func(r *cairn.Router) { r.Mount("/x", nil) }, `cairn: nil handler mounted at "/x"`},
 		{"bad version", func(r *cairn.Router) { r.Version("v 2") }, `cairn: invalid version "v 2"`},
 		{"same version twice", func(r *cairn.Router) {
@@ -500,6 +500,56 @@ func TestPatternCopiedByMiddleware(t *testing.T) {
 			r.ServeHTTP(w, httptest.NewRequest("GET", tt.path, nil))
 			if w.Body.String() != tt.want {
 				t.Errorf("path values %v: GET %s: %d %q, want %q", pv, tt.path, w.Code, w.Body.String(), tt.want)
+			}
+		}
+	}
+}
+
+// TestAsteriskThroughMiddleware checks that the 400 a router answers a
+// request for "*" with, as ServeMux does, goes through the middleware added
+// with Use, which sees an empty r.Pattern, as for the router's other
+// answers: with groups, and with middleware before routing; and that a
+// middleware that sets r.Pattern to a route's pattern does not get the
+// request served by that route.
+func TestAsteriskThroughMiddleware(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(r *cairn.Router)
+		trace string
+	}{
+		{"plain", func(*cairn.Router) {}, "use"},
+		{"groups", func(r *cairn.Router) {
+			r.Group("/", trace("group")).HandleFunc("GET /x", answer("x"))
+		}, "use"},
+		{"before routing", func(r *cairn.Router) { r.UseBeforeRouting(trace("pre")) }, "pre use"},
+		{"pattern set", func(r *cairn.Router) {
+			r.Use(func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+					req.Pattern = "GET /"
+					next.ServeHTTP(w, req)
+				})
+			})
+		}, "use"},
+	} {
+		r := cairn.New()
+		r.HandleFunc("GET /", answer("root"))
+		r.Use(func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				w.Header().Add("X-Trace", "use")
+				w.Header().Set("X-Pattern", req.Pattern)
+				next.ServeHTTP(w, req)
+			})
+		})
+		tc.setup(r)
+		for _, method := range []string{"OPTIONS", "GET"} {
+			req := httptest.NewRequest(method, "*", nil)
+			req.Proto, req.ProtoMinor = "HTTP/1.1", 1
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, req)
+			h := w.Header()
+			if got := strings.Join(h["X-Trace"], " "); w.Code != http.StatusBadRequest || got != tc.trace || h.Get("X-Pattern") != "" || h.Get("Connection") != "close" || w.Body.Len() != 0 {
+				t.Errorf("%s: %s *: %d, ran %q, pattern %q, Connection %q, body %q; want 400, ran %q, pattern \"\", Connection close, no body",
+					tc.name, method, w.Code, got, h.Get("X-Pattern"), h.Get("Connection"), w.Body, tc.trace)
 			}
 		}
 	}

@@ -24,6 +24,7 @@ const (
 	verdictReject                      // 406: the route's versions all reject the request
 	verdictNone                        // no route: 404, or 405 or OPTIONS if other methods match
 	verdictNotFound                    // 404, whatever the path: see table.resolve
+	verdictAsterisk                    // a request for "*": 400, as ServeMux answers
 )
 
 // String returns the kind's name.
@@ -39,6 +40,8 @@ func (k verdictKind) String() string {
 		return "none"
 	case verdictNotFound:
 		return "not found"
+	case verdictAsterisk:
+		return "asterisk"
 	}
 	return "verdictKind(?)"
 }

@@ -94,7 +94,8 @@ func (t *table) routeOf(id *ident) *route {
 }
 
 // resolve returns what t's router decided for req, from its r.Pattern if
-// that identifies a route that serves req, and otherwise by deciding again;
+// that identifies a route that serves req (a request for "*" gets 400
+// whatever its pattern), and otherwise by deciding again;
 // q is filled in when the decision is made again. If the decision made
 // again is to serve a route whose pattern r.Pattern does not hold, the
 // request was changed after routing (by middleware) so that the router's
@@ -104,6 +105,9 @@ func (t *table) routeOf(id *ident) *route {
 // router's own answers (they are worked out for the path as it finds it),
 // never the route.
 func (t *table) resolve(req *http.Request, q *query) verdict {
+	if req.RequestURI == "*" {
+		return verdict{kind: verdictAsterisk}
+	}
 	if id := findIdent(req.Pattern); id != nil {
 		if rt := t.routeOf(id); rt != nil {
 			if id.kind == identReject {
@@ -156,7 +160,7 @@ func (t *table) hops(v *verdict, q *query) []*groupNode {
 	if v.kind == verdictServe {
 		return v.rt.hops()
 	}
-	if !t.claims {
+	if !t.claims || v.kind == verdictAsterisk {
 		return nil
 	}
 	host, p, escaped := q.host, q.path, q.escaped
@@ -221,6 +225,8 @@ func (t *table) answer(w http.ResponseWriter, req *http.Request, v *verdict, q *
 		cfg.notAcceptable.ServeHTTP(w, req)
 	case verdictNotFound:
 		cfg.notFound.ServeHTTP(w, req)
+	case verdictAsterisk:
+		answerAsterisk(w, req)
 	default:
 		if v.recheck && t.match(q.host, q.path, false, q) != nil {
 			// A middleware made the request routable: see resolve.

@@ -86,6 +86,7 @@ func (g *Group) mount(prefix string, h http.Handler, loc location) {
 	}
 	m := &mounted{h: h}
 	full := host + g.path + path + "/"
+	pat := g.r.parsePrefix(host, g.path+path, prefix)
 	if inner, ok := h.(*Router); ok {
 		m.inner = inner
 		mountGraph.Lock()
@@ -93,7 +94,6 @@ func (g *Group) mount(prefix string, h http.Handler, loc location) {
 		if inner == g.r || inner.mountsRouter(g.r) {
 			panic(fmt.Errorf("cairn: mounting a router at %q would make a cycle: the router is mounted in it", prefix))
 		}
-		pat := g.r.parsePrefix(host, g.path+path, prefix)
 		var names []string
 		for _, s := range pat.segments() {
 			if s.kind() == segWild {

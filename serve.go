@@ -51,7 +51,8 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// general version, which decides every request with a verdict; the
 	// differential test checks that the two answer alike.
 	if req.RequestURI == "*" {
-		answerAsterisk(w, req)
+		r.serveAsterisk(t, w, req)
+		runtime.KeepAlive(r)
 		return
 	}
 	// miss is set when the static index is known to hold no route for
@@ -124,7 +125,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // for the last hop of the middleware before routing.
 func (r *Router) routeAfterMiddleware(t *table, w http.ResponseWriter, req *http.Request) {
 	if req.RequestURI == "*" {
-		answerAsterisk(w, req)
+		r.serveAsterisk(t, w, req)
 		return
 	}
 	var q query
@@ -132,8 +133,17 @@ func (r *Router) routeAfterMiddleware(t *table, w http.ResponseWriter, req *http
 	r.serveVerdict(t, w, req, &v, &q)
 }
 
-// answerAsterisk answers a request for "*" (OPTIONS * or another method)
-// as net/http.ServeMux does.
+// serveAsterisk serves a request for "*" (OPTIONS * or another method),
+// which ServeMux answers 400 without routing it: through the middleware
+// after routing, which sees an empty r.Pattern, as for the router's other
+// answers, and then with answerAsterisk.
+func (r *Router) serveAsterisk(t *table, w http.ResponseWriter, req *http.Request) {
+	v := verdict{kind: verdictAsterisk}
+	var q query
+	r.serveVerdict(t, w, req, &v, &q)
+}
+
+// answerAsterisk answers a request for "*" as net/http.ServeMux does.
 func answerAsterisk(w http.ResponseWriter, req *http.Request) {
 	if req.ProtoAtLeast(1, 1) {
 		w.Header().Set("Connection", "close")
@@ -201,6 +211,8 @@ func (r *Router) serveVerdict(t *table, w http.ResponseWriter, req *http.Request
 		id = r.answerID(v.rt, identReject)
 		req.Pattern = id.pat.str
 		r.setPathValues(req, v.rt, q)
+	case verdictAsterisk:
+		req.Pattern = ""
 	default:
 		req.Pattern = ""
 		if t.claims {
