@@ -9,15 +9,17 @@ package metrics
 // cache asks once per series instead. Given a GET for "GET /users/{id}"
 // that got 200, the key is {"GET", "GET /users/{id}", 2xx}: the first such
 // request misses, takes the mutex, asks the vectors for the children of
-// ("GET", "GET /users/{id}", "2xx") and publishes a copy of the map with
-// them added; every later one finds them with one lock-free map lookup.
+// ("GET", "GET /users/{id}", "2xx") and stores them in a free slot of the
+// cache's table; every later one finds them with a lock-free probe.
 //
-// Invariant: the keys are bounded as the labels are, so the map stays
-// small (routes × methods × 5) and copying it on a miss is cheap; a miss
-// happens once per series for the life of the process.
+// The keys are bounded as the labels are (routes × methods × 5), and a miss
+// happens once per series for the life of the process; but routes may be
+// registered while a router serves, so the number of series has no bound
+// known in advance, and adding one costs O(1) amortized however many there
+// are.
 
 import (
-	"maps"
+	"hash/maphash"
 	"net/http"
 	"strconv"
 	"strings"
@@ -133,19 +135,69 @@ type series struct {
 	duration prometheus.Observer
 }
 
-// A seriesCache maps keys to series. Readers load the map without a lock;
-// a writer holds mu and replaces it with a copy.
+// A seriesCache maps keys to series: an open-addressing hash table of
+// pointers to entries, which readers probe without a lock. A writer holds
+// mu; it stores a new entry into a free slot in place (one atomic store),
+// and replaces the table only to double it, copying the pointers.
 //
-// Invariant: a published map is never changed.
+// Invariant: at most half of a table's slots are used, so a probe ends at
+// an empty slot; a slot, once set, never changes; and a published table
+// holds every entry of the tables before it.
 type seriesCache struct {
-	m  atomic.Pointer[map[seriesKey]series]
-	mu sync.Mutex // held by writers
+	t    atomic.Pointer[seriesTable]
+	mu   sync.Mutex // held by writers
+	n    int        // entries
+	seed maphash.Seed
 }
 
-// init publishes an empty map, so that lookup need not check for nil.
+// A seriesTable is the slot array of a seriesCache; its length is a power
+// of two.
+type seriesTable struct {
+	slots []atomic.Pointer[seriesEntry]
+}
+
+// A seriesEntry is a key and its series.
+type seriesEntry struct {
+	key seriesKey
+	s   series
+}
+
+// init publishes an empty table, so that lookup need not check for nil.
 func (sc *seriesCache) init() {
-	m := make(map[seriesKey]series)
-	sc.m.Store(&m)
+	sc.seed = maphash.MakeSeed()
+	sc.t.Store(&seriesTable{slots: make([]atomic.Pointer[seriesEntry], 64)})
+}
+
+// hash returns the hash of k. The method, one of methodLabel's constants,
+// is told from the others by its length and first byte.
+func (sc *seriesCache) hash(k seriesKey) uint64 {
+	h := maphash.String(sc.seed, k.route)
+	if k.method != "" {
+		h ^= (uint64(len(k.method))<<8 | uint64(k.method[0])) * 0x9E3779B97F4A7C15
+	}
+	return h ^ uint64(k.class)<<56
+}
+
+// get returns the entry of t for k, whose hash is h, or nil.
+func (t *seriesTable) get(k seriesKey, h uint64) *seriesEntry {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		if e := t.slots[i].Load(); e == nil || e.key == k {
+			return e
+		}
+	}
+}
+
+// put stores e, whose key t does not hold and whose hash is h, in the
+// first free slot from h's. The caller holds the cache's lock, and t has a
+// free slot.
+func (t *seriesTable) put(e *seriesEntry, h uint64) {
+	mask := uint64(len(t.slots) - 1)
+	i := h & mask
+	for t.slots[i].Load() != nil {
+		i = (i + 1) & mask
+	}
+	t.slots[i].Store(e)
 }
 
 // lookup returns the series of k among c's metrics, making it on the first
@@ -153,34 +205,44 @@ func (sc *seriesCache) init() {
 //
 // Allocation: none when k has been seen.
 func (c *collectors) lookup(k seriesKey) series {
-	if s, ok := (*c.series.m.Load())[k]; ok {
-		return s
+	h := c.series.hash(k)
+	if e := c.series.t.Load().get(k, h); e != nil {
+		return e.s
 	}
-	return c.add(k)
+	return c.add(k, h)
 }
 
-// add makes the series of k, publishes a map that holds it, and returns it.
-// Another request may have added k since lookup missed, so it looks again
-// under the lock.
-func (c *collectors) add(k seriesKey) series {
+// add makes the series of k, whose hash is h, stores it in the cache, and
+// returns it. Another request may have added k since lookup missed, so it
+// looks again under the lock.
+func (c *collectors) add(k seriesKey, h uint64) series {
 	sc := &c.series
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	old := *sc.m.Load()
-	if s, ok := old[k]; ok {
-		return s
+	t := sc.t.Load()
+	if e := t.get(k, h); e != nil {
+		return e.s
 	}
 	// A copy, so that the key does not keep alive whatever larger string
 	// a pattern not made by a router may be part of.
 	k.route = strings.Clone(k.route)
 	route, class := routeLabel(k.route), k.class.String()
-	s := series{
+	e := &seriesEntry{key: k, s: series{
 		requests: c.requests.WithLabelValues(k.method, route, class),
 		duration: c.duration.WithLabelValues(k.method, route, class),
+	}}
+	if 2*(sc.n+1) > len(t.slots) {
+		next := &seriesTable{slots: make([]atomic.Pointer[seriesEntry], 2*len(t.slots))}
+		for i := range t.slots {
+			if old := t.slots[i].Load(); old != nil {
+				next.put(old, sc.hash(old.key))
+			}
+		}
+		next.put(e, h)
+		sc.t.Store(next)
+	} else {
+		t.put(e, h)
 	}
-	m := make(map[seriesKey]series, len(old)+1)
-	maps.Copy(m, old)
-	m[k] = s
-	sc.m.Store(&m)
-	return s
+	sc.n++
+	return e.s
 }

@@ -2,7 +2,11 @@ package metrics
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // TestMethodLabel checks that the standard methods are their own label and
@@ -92,5 +96,51 @@ func TestRouteLabel(t *testing.T) {
 		if got := routeLabel(tt.pattern); got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.pattern, got, tt.want)
 		}
+	}
+}
+
+// TestSeriesCache checks the cache of series: every key added is found
+// again, with the series the vectors give for its labels, including keys
+// that differ only in the method or the class, and a pattern copied into
+// new memory; and a new series costs O(1) amortized, however many there
+// are, as routes may be added while a router serves: the table is replaced
+// only to double it, so the entries copied come to fewer than twice those
+// added.
+func TestSeriesCache(t *testing.T) {
+	labels := []string{"method", "route", "status"}
+	c := &collectors{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "r"}, labels),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "d"}, labels),
+	}
+	c.series.init()
+	const routes = 5000
+	var keys []seriesKey
+	copied := 0
+	for i := range routes {
+		route := "GET /r/" + strconv.Itoa(i) + "/{id}"
+		for _, k := range []seriesKey{{"GET", route, class2xx}, {"GET", route, class4xx}, {"HEAD", route, class2xx}} {
+			before, n := c.series.t.Load(), c.series.n
+			c.lookup(k)
+			if c.series.t.Load() != before {
+				copied += n
+			}
+			keys = append(keys, k)
+		}
+	}
+	if copied >= 2*len(keys) {
+		t.Errorf("%d series added, %d entries copied: want fewer than %d", len(keys), copied, 2*len(keys))
+	}
+	if c.series.n != len(keys) {
+		t.Errorf("%d entries, want %d", c.series.n, len(keys))
+	}
+	for _, k := range keys {
+		k.route = strings.Clone(k.route)
+		want := c.requests.WithLabelValues(k.method, k.route, k.class.String())
+		if got := c.lookup(k).requests; got != want {
+			t.Fatalf("%v: another counter than the vector's for its labels", k)
+		}
+	}
+	if c.series.n != len(keys) {
+		t.Errorf("after looking every key up again, %d entries, want %d", c.series.n, len(keys))
 	}
 }
