@@ -169,13 +169,15 @@ func (sc *seriesCache) init() {
 }
 
 // hash returns the hash of k. The method, one of methodLabel's constants,
-// is told from the others by its length and first byte.
+// is told from the others by its length and first byte; these and the
+// class are multiplied into bits of every position, the low ones that
+// pick the slot included, so that the series of a route start apart.
 func (sc *seriesCache) hash(k seriesKey) uint64 {
-	h := maphash.String(sc.seed, k.route)
+	m := uint64(k.class)
 	if k.method != "" {
-		h ^= (uint64(len(k.method))<<8 | uint64(k.method[0])) * 0x9E3779B97F4A7C15
+		m |= uint64(len(k.method))<<16 | uint64(k.method[0])<<8
 	}
-	return h ^ uint64(k.class)<<56
+	return maphash.String(sc.seed, k.route) ^ m*0x9E3779B97F4A7C15
 }
 
 // get returns the entry of t for k, whose hash is h, or nil.
