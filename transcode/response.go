@@ -241,23 +241,17 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 			rc.Flush()
 			continue
 		}
-		b := (*bp)[:0]
+		// An event of its own, or the result of its line.
+		open, end := `{"result":`, "}\n"
 		if sse {
-			b = append(b, "data: "...)
-		} else {
-			b = append(b, `{"result":`...)
+			open, end = "data: ", "\n\n"
 		}
+		b := append((*bp)[:0], open...)
 		b, err = appendJSON(h.streamMarshal, b, rt, resp.ProtoReflect())
 		if err != nil {
 			panic(http.ErrAbortHandler)
 		}
-		if !sse {
-			b = append(b, '}')
-		}
-		b = append(b, '\n')
-		if sse {
-			b = append(b, '\n')
-		}
+		b = append(b, end...)
 		*bp = b
 		if _, err := w.Write(b); err != nil {
 			return // the client went away; cancel ends the call
