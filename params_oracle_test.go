@@ -282,10 +282,80 @@ func TestIdentTableOracle(t *testing.T) {
 	if tbl.live != live {
 		t.Errorf("live = %d, want %d", tbl.live, live)
 	}
+	checkIdentCounts(t, &tbl)
 	for id, ok := range present {
 		if got := tbl.find(id.pat.str); ok && got != id || !ok && got != nil {
 			t.Fatalf("at the end, find(%q) = %p, want it present: %v", id.pat.str, got, ok)
 		}
+	}
+}
+
+// checkIdentCounts checks tbl's counts against its slots: live counts the
+// identities, used the slots that are not empty, and no more than half the
+// slots are used.
+func checkIdentCounts(t *testing.T, tbl *identTable) {
+	t.Helper()
+	sl := tbl.slots.Load()
+	live, used := 0, 0
+	for i := range sl.s {
+		switch sl.s[i].Load() {
+		case nil:
+		case deletedIdent:
+			used++
+		default:
+			live++
+			used++
+		}
+	}
+	if live != tbl.live || used != tbl.used || 2*used > len(sl.s) {
+		t.Errorf("%d slots holding %d identities, %d used; counted %d live, %d used", len(sl.s), live, used, tbl.live, tbl.used)
+	}
+}
+
+// TestIdentTableTurnover checks that a registry whose routers are built
+// and dropped in turn, each router's identities added before the last
+// one's are removed, keeps its slot array: the slots of removed
+// identities are emptied where nothing follows them, instead of staying
+// marked until the array is full of marks and has to be copied.
+func TestIdentTableTurnover(t *testing.T) {
+	var tbl identTable
+	router := func(gen int) ([]*ident, []*byte) {
+		ids := make([]*ident, 20000)
+		keys := make([]*byte, len(ids))
+		for i := range ids {
+			ids[i] = &ident{pat: pattern{str: cloneString("GET /g" + strconv.Itoa(gen) + "/" + strconv.Itoa(i))}}
+			keys[i] = ids[i].key()
+		}
+		return ids, keys
+	}
+	ids, keys := router(0)
+	tbl.addAll(ids)
+	var arrays []*identSlots
+	for gen := 1; gen <= 20; gen++ {
+		next, nextKeys := router(gen)
+		tbl.addAll(next)
+		tbl.removeAll(slices.Values(keys))
+		checkIdentCounts(t, &tbl)
+		for _, id := range next[:100] {
+			if got := tbl.find(id.pat.str); got != id {
+				t.Fatalf("generation %d: find(%q) = %p, want %p", gen, id.pat.str, got, id)
+			}
+		}
+		for _, id := range ids[:100] {
+			if got := tbl.find(id.pat.str); got != nil {
+				t.Fatalf("generation %d: removed %q found", gen, id.pat.str)
+			}
+		}
+		if sl := tbl.slots.Load(); !slices.Contains(arrays, sl) {
+			arrays = append(arrays, sl)
+		}
+		ids, keys = next, nextKeys
+	}
+	// Twice 20 000 identities need 65 536 slots, which the array has from
+	// the second generation on; the first may still have the first
+	// array, of 32 768 slots grown to 65 536 for the second router.
+	if len(arrays) > 2 {
+		t.Errorf("20 generations of routers used %d slot arrays, want at most 2", len(arrays))
 	}
 }
 
