@@ -245,6 +245,22 @@ GET /orgs/{org}/things/{name} | thing | /orgs/{org}/things/{name} | /orgs/{org}/
 	if _, err := r.Path("repo", "org", "a", "repo", "b"); err == nil || !strings.Contains(err.Error(), "two mounts") {
 		t.Errorf("ambiguous name: error %v", err)
 	}
+	// So is a name that the router and a mounted router have, whichever
+	// came first; the router's own pattern is not.
+	r.Named("thing").HandleFunc("GET /thing", answer("thing"))
+	if _, err := r.Path("thing"); err == nil || !strings.Contains(err.Error(), `the name "thing" belongs to the route "GET /thing" and to a route of the mount "/orgs/{org}/"`) {
+		t.Errorf("a name of the router and of a mounted router: error %v", err)
+	}
+	late := cairn.New()
+	late.Named("late").HandleFunc("GET /l", answer("late"))
+	r.Named("late").HandleFunc("GET /late", answer("late"))
+	r.Mount("/m", late)
+	if _, err := r.Path("late"); err == nil || !strings.Contains(err.Error(), `the name "late" belongs to the route "GET /late" and to a route of the mount "/m/"`) {
+		t.Errorf("a name of the router and of a router mounted later: error %v", err)
+	}
+	if got, err := r.Path("GET /late"); got != "/late" || err != nil {
+		t.Errorf("Path of the router's own pattern = %q, %v; want /late", got, err)
+	}
 }
 
 // TestMountReviewCases checks mounts in corner cases: a trailing-slash

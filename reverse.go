@@ -24,9 +24,12 @@ import (
 // "id", "me") is "/users/me" even if "GET /users/me" is registered too. A
 // pattern must be registered exactly as given (with a group's prefix, as
 // [RouteInfo.Pattern] has it). The routes of a Router mounted with
-// [Router.Mount] are found too, by their full pattern or by their name
-// (which must then belong to one mounted route only); the values of the
-// mount prefix's wildcards are given with the others.
+// [Router.Mount] are found too, by their full pattern or by their name;
+// the values of the mount prefix's wildcards are given with the others. A
+// name that routes of two routers have, the router and a mounted router or
+// two mounted routers, gives an error: Path cannot tell which route is
+// meant. (A pattern cannot be ambiguous: the router's own route with a
+// pattern is the one that serves it, not a mounted router's.)
 //
 // Values are escaped: a '/' in the value of {name} becomes %2F, while in
 // the value of {name...} it separates segments. The host of a host pattern
@@ -77,6 +80,16 @@ func (r *Router) reverse(key string, byName bool, params []string) (string, bool
 	mounts := slices.Clone(r.mounts)
 	r.mu.Unlock()
 	if rt != nil {
+		if byName {
+			// A name is unique in a router (Named panics on a second
+			// route), but a mounted router's names are its own: one
+			// that both have names two routes.
+			for _, m := range mounts {
+				if _, ok, _ := m.inner.reverse(key, true, nil); ok {
+					return "", true, fmt.Errorf("the name %q belongs to the route %q and to a route of the mount %q", key, rt.id.pat.str, m.route.id.pat.str)
+				}
+			}
+		}
 		p, err := buildPath(&rt.id.pat, params)
 		return p, true, err
 	}
