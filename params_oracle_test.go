@@ -351,9 +351,11 @@ func TestIdentTableTurnover(t *testing.T) {
 		}
 		ids, keys = next, nextKeys
 	}
-	// Twice 20 000 identities need 65 536 slots, which the array has from
-	// the second generation on; the first may still have the first
-	// array, of 32 768 slots grown to 65 536 for the second router.
+	// Two routers' 40 000 identities take an array of 131 072 slots, which
+	// the first generation grows to, and which holds every later one with
+	// the marks its predecessors leave: one more array, made to clear
+	// marks that piled up, is allowed. Without the emptying of marks, the
+	// array was replaced every other generation.
 	if len(arrays) > 2 {
 		t.Errorf("20 generations of routers used %d slot arrays, want at most 2", len(arrays))
 	}
