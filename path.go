@@ -167,17 +167,58 @@ func rawRequestPath(u *url.URL) (p string, escaped bool) {
 }
 
 // escapesSlashOrDot reports whether s holds "%2F" or "%2E", in either case.
+//
+// Optimization: every request with a RawPath asks, and most such paths
+// escape something else (a letter, a space) or nothing after a first
+// escape. s is read eight bytes at a time for its '%' bytes (see
+// percentMask), without a call: with strings.IndexByte from each '%' on,
+// a path that escaped its first letter cost two calls, each scanning
+// what the other left, and the GitHub API's paths escaped so took 1.32
+// times as long to route as the plain ones, against 1.26 now
+// (BenchmarkCliff, eight interleaved runs); the simple loop is kept as
+// the oracle of TestEscapesSlashOrDot.
 func escapesSlashOrDot(s string) bool {
-	for {
-		i := strings.IndexByte(s, '%')
-		if i < 0 || i+2 >= len(s) {
-			return false
+	if len(s) < 8 {
+		for i := 0; i < len(s); i++ {
+			if s[i] == '%' && slashOrDotEscapeAt(s, i) {
+				return true
+			}
 		}
-		if s[i+1] == '2' && (s[i+2]|0x20 == 'f' || s[i+2]|0x20 == 'e') {
-			return true
-		}
-		s = s[i+1:]
+		return false
 	}
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		for m := percentMask(word(s, i)); m != 0; m &= m - 1 {
+			if slashOrDotEscapeAt(s, i+bits.TrailingZeros64(m)/8) {
+				return true
+			}
+		}
+	}
+	if r := len(s) - i; r > 0 {
+		// The last r bytes, as the top r bytes of the last word, whose
+		// other bytes were read above.
+		i = len(s) - 8
+		for m := percentMask(word(s, i)) &^ (1<<(8*(8-r)) - 1); m != 0; m &= m - 1 {
+			if slashOrDotEscapeAt(s, i+bits.TrailingZeros64(m)/8) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// slashOrDotEscapeAt reports whether the '%' at s[i] starts "%2F" or
+// "%2E", in either case.
+func slashOrDotEscapeAt(s string, i int) bool {
+	return i+2 < len(s) && s[i+1] == '2' && (s[i+2]|0x20 == 'f' || s[i+2]|0x20 == 'e')
+}
+
+// percentMask returns the high bit of every byte of w that is '%', as
+// slashMask does for '/'.
+func percentMask(w uint64) uint64 {
+	const percents = 0x2525252525252525 // '%' in every byte
+	x := w ^ percents
+	return ^((x&low7 + low7) | x | low7)
 }
 
 // escapesSlash reports whether s holds "%2F", in either case.
