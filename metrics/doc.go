@@ -32,7 +32,9 @@
 //     404 and 405 answers of a cairn Router or a ServeMux: a flood of
 //     requests for random paths adds to one series. The path itself is
 //     never a label. A redirect of the router is labelled with the pattern
-//     of the path it leads to, as r.Pattern is;
+//     of the path it leads to, as r.Pattern is, except that of a CONNECT
+//     request, for which a router sets r.Pattern to the path redirected
+//     to, as ServeMux does: it is "unmatched" too;
 //   - status is the class of the response's status code: "1xx", "2xx",
 //     "3xx", "4xx" or "5xx". A connection hijacked before any status was
 //     sent (a WebSocket) is "1xx", a handler that panics "5xx" unless it

@@ -172,6 +172,29 @@ func (c *collectors) register(reg prometheus.Registerer) error {
 	return nil
 }
 
+// routeOf returns what the route label is made from for r, once served:
+// r.Pattern, or "" (unmatched) for the router's redirect of a CONNECT
+// request.
+//
+// A router redirects a CONNECT request for /x to /x/ when a route takes
+// /x/, and, as net/http.ServeMux does, sets r.Pattern to the path it
+// redirects to, not to the route's pattern (a cairn Router does so for
+// ServeMux's sake). Any path the client sends under a route without a
+// method, such as a mount's, does it, and taken as the label it would
+// make a series per path. So a CONNECT request whose r.Pattern is its own
+// path with a slash added counts as unmatched. (A route whose pattern is
+// that path, with no wildcard, is counted so for such a redirect too.)
+func routeOf(r *http.Request) string {
+	p := r.Pattern
+	if r.Method != http.MethodConnect || len(p) == 0 || p[len(p)-1] != '/' {
+		return p
+	}
+	if q := p[:len(p)-1]; q == r.URL.Path || q == r.URL.EscapedPath() {
+		return ""
+	}
+	return p
+}
+
 // serve serves r with next and measures it.
 //
 // Invariant: r.Pattern is read after next returns, so that the middleware
@@ -192,7 +215,7 @@ func (c *collectors) serve(next http.Handler, w http.ResponseWriter, r *http.Req
 			// itself, panic or not.
 			code = wr.Status()
 		}
-		s := c.lookup(seriesKey{method: methodLabel(r.Method), route: r.Pattern, class: classOf(code)})
+		s := c.lookup(seriesKey{method: methodLabel(r.Method), route: routeOf(r), class: classOf(code)})
 		s.requests.Inc()
 		s.duration.Observe(time.Since(start).Seconds())
 		c.inFlight.Dec()

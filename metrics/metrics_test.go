@@ -47,6 +47,15 @@ func TestRouteLabels(t *testing.T) {
 		// Methods outside the standard set are one label value.
 		{"BREW", "/users/7", 405, key("OTHER", "unmatched", "4xx")},
 		{"get", "/users/7", 405, key("OTHER", "unmatched", "4xx")},
+		// A CONNECT request the router redirects, to any path below a
+		// route without a method (here the mount's), has r.Pattern set to
+		// the path redirected to, as ServeMux sets it: unmatched, not a
+		// series per path.
+		{"CONNECT", "/orgs/x1", 307, key("CONNECT", "unmatched", "3xx")},
+		{"CONNECT", "/orgs/x2", 307, key("CONNECT", "unmatched", "3xx")},
+		{"CONNECT", "/orgs/a%20b", 307, key("CONNECT", "unmatched", "3xx")},
+		// The mounted router's own 405 for CONNECT: the mount's pattern.
+		{"CONNECT", "/orgs/acme/repos/9", 405, key("CONNECT", "/orgs/{org}/", "4xx")},
 	}
 	for _, p := range []placement{wrapRouter, useRouter} {
 		t.Run(p.String(), func(t *testing.T) {
