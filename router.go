@@ -27,8 +27,9 @@ import (
 // A Router is safe for concurrent use. Routes may be registered and
 // settings changed while it serves: a request sees every route and setting
 // whose registration returned before the request began, and routing takes
-// no lock. A registration costs about the same before and after the first
-// request, whatever the number of routes.
+// no lock. Once the router has served, a registration copies the part of
+// the lookup tables on its pattern's path, so its cost does not grow with
+// the number of routes elsewhere (see the package documentation).
 //
 // The zero value is an empty Router ready to use, as is the one [New]
 // returns.
