@@ -189,9 +189,12 @@
 //
 // Routing takes no lock. Routes may be registered and settings changed
 // while the router serves; once the router has served, a registration
-// copies only the part of the lookup tables on its pattern's path, so its
-// cost does not grow with the number of routes elsewhere, only with those
-// that share its path or the place of one of its wildcards (the methods
-// and versions of one path, sibling constrained wildcards). It costs 1 to
-// 4 times what a registration before the first request costs.
+// copies only the nodes of the lookup tables on its pattern's path, so its
+// cost does not grow with the number of routes elsewhere, only with the
+// size of those nodes: the siblings at each of its positions (literals,
+// constrained wildcards) and the methods and versions of its path. In the
+// benchmarks module (RegisterLate), a route registered once the router
+// serves costs 1.3 times one registered before the first request with 10
+// routes, and 7 times with 100 000 routes under eight prefixes, whose
+// nodes have 12 500 children each.
 package cairn
