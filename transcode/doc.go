@@ -55,9 +55,10 @@
 // uses), and a map's entries with the key in brackets, as grpc-gateway
 // does (?labels[env]=prod&labels[team]=web; the key is text too, so
 // ?counts[7]=1 for a map with int32 keys). A singular field or a map entry
-// set twice is an error, as are two members of one oneof and a map named
-// without a key; parameters that name no field are ignored unless
-// Options.StrictQuery is set.
+// set twice is an error, as are two members of one oneof (one of which
+// the path or the body may set) and a map named without a key; parameters
+// that name no field are ignored unless Options.StrictQuery is set, and so
+// are those that name a field the path or the body sets.
 //
 // A PATCH whose body is a message field (body "book") fills the request's
 // google.protobuf.FieldMask (update_mask, or whatever the one FieldMask

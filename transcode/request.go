@@ -314,12 +314,22 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		fp = append(fp, fd)
 		md = fd.Message()
 	}
-	if rt.body == bodyField && (rt.bodyPath.covers(fp) || sharesOneof(fp, rt.bodyPath)) {
-		return nil // inside the body, or would clear it
+	if rt.body == bodyField {
+		if rt.bodyPath.covers(fp) {
+			return nil // inside the body
+		}
+		if sharesOneof(fp, rt.bodyPath) {
+			return badRequest("query: %s and the body, %s, are members of one oneof", fp, rt.bodyPath)
+		}
 	}
 	for _, v := range rt.vars {
-		if v.covers(fp) || fp.covers(v) || sharesOneof(fp, v) {
-			return nil // bound by the path, or would clear what is
+		if v.covers(fp) || fp.covers(v) {
+			return nil // bound by the path
+		}
+		if sharesOneof(fp, v) {
+			// As two members in the query are: the value would clear
+			// the path's, or be dropped.
+			return badRequest("query: %s and %s, which the path sets, are members of one oneof", fp, v)
 		}
 	}
 	leaf := fp[len(fp)-1]

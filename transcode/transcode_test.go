@@ -352,7 +352,8 @@ func TestNilBody(t *testing.T) {
 }
 
 // TestReviewCases checks answers to requests that once went wrong: a
-// query parameter in the oneof of a path variable, an escaped slash next
+// query parameter in the oneof of a path variable (ignored once, silently
+// dropping what the client sent; now an error), an escaped slash next
 // to bytes url.URL escapes again, a scalar body with more than one value,
 // a map as response_body, and indented JSON in streams.
 func TestReviewCases(t *testing.T) {
@@ -363,6 +364,7 @@ func TestReviewCases(t *testing.T) {
 	}
 	for _, rule := range []*annotations.HttpRule{
 		{Pattern: &annotations.HttpRule_Get{Get: "/v2/c/{choice_text}"}},
+		{Pattern: &annotations.HttpRule_Post{Post: "/v2/cb"}, Body: "choice_text"},
 		{Pattern: &annotations.HttpRule_Post{Post: "/v2/scalar"}, Body: "f_int32"},
 		{Pattern: &annotations.HttpRule_Get{Get: "/v2/rs/{f_string}"}, ResponseBody: "r_string"},
 	} {
@@ -383,7 +385,13 @@ func TestReviewCases(t *testing.T) {
 		status int
 		want   string
 	}{
-		{call{method: "GET", target: "/v2/c/fromPath?choiceNum=7"}, 200, `{"choiceText":"fromPath"}`},
+		// A member of the oneof of a path variable in the query is an
+		// error, as two members in the query are; the path's own field
+		// named again in the query is ignored.
+		{call{method: "GET", target: "/v2/c/fromPath?choiceNum=7"}, 400, ``},
+		{call{method: "GET", target: "/v2/c/fromPath?choice_text=q"}, 200, `{"choiceText":"fromPath"}`},
+		{call{method: "POST", target: "/v2/cb?choiceNum=7", body: `"b"`}, 400, ``},
+		{call{method: "POST", target: "/v2/cb", body: `"b"`}, 200, `{"choiceText":"b"}`},
 		{call{method: "GET", target: "/v1/echo/a%2Fb%7Cc"}, 200, `{"fString":"a/b|c"}`},
 		{call{method: "POST", target: "/v2/scalar", body: `5`}, 200, `{"fInt32":5}`},
 		{call{method: "POST", target: "/v2/scalar", body: `5, "fString": "x"`}, 400, ``},
