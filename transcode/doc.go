@@ -81,7 +81,13 @@
 // Options.Headers) become metadata of the call; Grpc-Timeout becomes its
 // deadline. Grpc-Metadata-Authorization and keys gRPC keeps for itself
 // (grpc-*, content-type, ...) are dropped; a key or value gRPC would
-// refuse is answered 400. The server's header and trailer metadata come back as
+// refuse is answered 400. A key that middleware set in the outgoing
+// metadata of the request's context (metadata.AppendToOutgoingContext)
+// keeps the middleware's values only: no header adds to it. Any other key
+// can come from a client's Grpc-Metadata-* header, as in grpc-gateway
+// before v2.33, whose default now forwards none; set
+// Options.IgnoreMetadataHeaders to forward none either. The server's
+// header and trailer metadata come back as
 // Grpc-Metadata-* and Grpc-Trailer-* headers, but for gRPC's own keys
 // (grpc-*): grpc-status-details-bin would repeat the status that an
 // error's body holds.

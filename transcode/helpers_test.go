@@ -97,7 +97,8 @@ func (testServer) Meta(ctx context.Context, _ *emptypb.Empty) (*testpb.Metadata,
 	md, _ := metadata.FromIncomingContext(ctx)
 	var out testpb.Metadata
 	for k, vals := range md {
-		if k == "authorization" || k == "tenant" || k == "trace-bin" || k == "x-request-id" || k == "user-agent" {
+		switch k {
+		case "authorization", "tenant", "trace-bin", "x-request-id", "user-agent", "x-user-id", "x-tenant", "region":
 			for _, v := range vals {
 				out.Entries = append(out.Entries, k+": "+v)
 			}

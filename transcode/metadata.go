@@ -34,8 +34,14 @@ const (
 // the metadata its headers carry and the deadline Grpc-Timeout sets. A
 // header that cannot be metadata (a key gRPC does not allow, a value with
 // bytes other than printable ASCII) is the client's mistake: an error.
+//
+// A key that middleware has set in the outgoing metadata of r's context
+// (an authenticated user's id, say) is the middleware's: the headers add
+// no values to it, since a server that reads the last value, or all of
+// them, could not tell the client's from the middleware's.
 func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.CancelFunc, error) {
 	ctx := r.Context()
+	set, _ := metadata.FromOutgoingContext(ctx)
 	var md metadata.MD
 	add := func(name, k, v string) error {
 		if !strings.HasSuffix(k, "-bin") && !printable(v) {
@@ -53,6 +59,9 @@ func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.Can
 		case name == "Authorization":
 			key = "authorization"
 		case len(name) > len(metadataPrefix) && strings.EqualFold(name[:len(metadataPrefix)], metadataPrefix):
+			if h.opts.IgnoreMetadataHeaders {
+				continue
+			}
 			key = strings.ToLower(name[len(metadataPrefix):])
 			if reservedKey(key) {
 				continue // only the headers of their own may set these
@@ -68,6 +77,9 @@ func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.Can
 		default:
 			continue
 		}
+		if len(set[key]) > 0 {
+			continue // middleware set it
+		}
 		for _, v := range vals {
 			if strings.HasSuffix(key, "-bin") {
 				b, err := decodeBinary(v)
@@ -82,7 +94,7 @@ func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.Can
 		}
 	}
 	if md != nil {
-		if set, ok := metadata.FromOutgoingContext(ctx); ok {
+		if set != nil {
 			md = metadata.Join(set, md) // keep what middleware has set
 		}
 		ctx = metadata.NewOutgoingContext(ctx, md)

@@ -203,16 +203,40 @@ func sameFrames(got, want string) bool {
 }
 
 // TestMetadataFromMiddleware checks that metadata middleware put in the
-// request's context reaches the server along with the headers' own.
+// request's context reaches the server along with the headers' own, and
+// that a header adds no value to a key the middleware set: a client could
+// otherwise add "admin" to the user id an authenticating middleware set.
 func TestMetadataFromMiddleware(t *testing.T) {
-	h := newTestHandler(t, nil)
+	h := newTestHandler(t, &Options{Headers: []string{"X-Tenant"}})
 	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := metadata.AppendToOutgoingContext(r.Context(), "x-request-id", "from-middleware")
+		ctx := metadata.AppendToOutgoingContext(r.Context(), "x-request-id", "from-middleware", "x-user-id", "alice", "x-tenant", "t1")
 		h.ServeHTTP(w, r.WithContext(ctx))
 	}))
-	a := do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: http.Header{"Authorization": {"Bearer t"}}})
-	if a.status != 200 || !strings.Contains(a.body, "x-request-id: from-middleware") || !strings.Contains(a.body, "authorization: Bearer t") {
-		t.Errorf("GET /v1/meta: got %d %s, want both the middleware's and the header's metadata", a.status, a.body)
+	a := do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: http.Header{
+		"Authorization":           {"Bearer t"},
+		"Grpc-Metadata-X-User-Id": {"admin"},
+		"X-Tenant":                {"t2"},
+		"Grpc-Metadata-Region":    {"eu"},
+	}})
+	want := `{"entries":["authorization: Bearer t","region: eu","user-agent: grpc-go/` + grpcVersion(t, a.body) + `","x-request-id: from-middleware","x-tenant: t1","x-user-id: alice"]}`
+	if a.status != 200 || !sameJSON(a.body, want) {
+		t.Errorf("GET /v1/meta: got %d %s, want %s", a.status, a.body, want)
+	}
+}
+
+// TestIgnoreMetadataHeaders checks that Options.IgnoreMetadataHeaders
+// keeps Grpc-Metadata-* headers out of the call, and no other header.
+func TestIgnoreMetadataHeaders(t *testing.T) {
+	srv := serve(t, newTestHandler(t, &Options{IgnoreMetadataHeaders: true, Headers: []string{"X-Request-Id"}}))
+	a := do(t, srv.URL, call{method: "GET", target: "/v1/meta", header: http.Header{
+		"Authorization":           {"Bearer t"},
+		"Grpc-Metadata-X-User-Id": {"admin"},
+		"Grpc-Metadata-A!b":       {"not even checked"},
+		"X-Request-Id":            {"42"},
+	}})
+	want := `{"entries":["authorization: Bearer t","user-agent: grpc-go/` + grpcVersion(t, a.body) + `","x-request-id: 42"]}`
+	if a.status != 200 || !sameJSON(a.body, want) {
+		t.Errorf("GET /v1/meta: got %d %s, want %s", a.status, a.body, want)
 	}
 }
 

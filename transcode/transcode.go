@@ -54,6 +54,13 @@ type Options struct {
 	// their lower-cased names (for example "X-Request-Id").
 	Headers []string
 
+	// IgnoreMetadataHeaders stops Grpc-Metadata-* request headers from
+	// becoming metadata. By default Grpc-Metadata-Tenant: acme is sent as
+	// tenant: acme, so a client can set any metadata key that neither gRPC
+	// nor middleware has set (see the package documentation): set this if
+	// the server trusts a key that no middleware sets for every request.
+	IgnoreMetadataHeaders bool
+
 	// Rules are google.api.http rules from a service configuration (the
 	// http section of a google.api.Service), each naming its method by
 	// selector ("library.v1.LibraryService.GetBook"). A method with a rule
