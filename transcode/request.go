@@ -234,7 +234,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 		return nil, nil
 	}
 	fd := rt.bodyPath[0]
-	if fd.Message() != nil && !fd.IsList() && !fd.IsMap() {
+	if singularMessage(fd) {
 		m := msg.Mutable(fd).Message()
 		if err := h.opts.UnmarshalOptions.Unmarshal(data, m.Interface()); err != nil {
 			return nil, badRequest("body: %v", err)
@@ -244,8 +244,8 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 		}
 		return nil, nil
 	}
-	// A scalar or repeated field: read it as the value of that field in a
-	// JSON object of the request's type, once it is known to be one JSON
+	// A scalar, repeated or map field: read it as the value of that field
+	// in a JSON object of the request's type, once it is known to be one JSON
 	// value, so that nothing can be spliced into that object.
 	if !oneJSONValue(data) {
 		return nil, badRequest("body: not a single JSON value")

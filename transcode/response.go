@@ -108,7 +108,7 @@ func putOut(bp *[]byte) {
 // responseOf returns the message that is written of resp: its
 // response_body field if that is a message, or resp itself.
 func responseOf(rt *route, resp protoreflect.Message) protoreflect.Message {
-	if rt.respField == nil || rt.respField.IsList() || rt.respField.Message() == nil {
+	if rt.respField == nil || !singularMessage(rt.respField) {
 		return resp
 	}
 	return resp.Get(rt.respField).Message()
@@ -128,11 +128,11 @@ func httpBodyOf(m protoreflect.Message) *httpbody.HttpBody {
 // message, or its response_body field.
 func appendJSON(opts protojson.MarshalOptions, b []byte, rt *route, resp protoreflect.Message) ([]byte, error) {
 	fd := rt.respField
-	if fd == nil || (!fd.IsList() && fd.Message() != nil) {
+	if fd == nil || singularMessage(fd) {
 		return opts.MarshalAppend(b, responseOf(rt, resp).Interface())
 	}
-	// A scalar or repeated field: write a message holding only that field,
-	// then keep the field's value.
+	// A scalar, repeated or map field: write a message holding only that
+	// field, then keep the field's value.
 	holder := resp.New()
 	if resp.Has(fd) {
 		// An empty list is read-only, and Set panics with one; holder

@@ -211,7 +211,7 @@ func newRoute(md protoreflect.MethodDescriptor, rule *annotations.HttpRule) (*ro
 				return nil, fmt.Errorf("body: field %s is also a path variable", body)
 			}
 		}
-		if method == http.MethodPatch && !rt.bodyRaw && fd.Message() != nil && !fd.IsList() {
+		if method == http.MethodPatch && !rt.bodyRaw && singularMessage(fd) {
 			rt.updateMask = updateMaskField(in, fd)
 		}
 	}
@@ -250,16 +250,20 @@ func updateMaskField(md protoreflect.MessageDescriptor, body protoreflect.FieldD
 }
 
 // topField returns the field of md named name, which a body or
-// response_body names: a top-level field that is not a map.
+// response_body names: a top-level field. (A map is read and written as a
+// JSON object, as grpc-gateway does.)
 func topField(md protoreflect.MessageDescriptor, name string) (protoreflect.FieldDescriptor, error) {
 	fd := md.Fields().ByName(protoreflect.Name(name))
 	if fd == nil {
 		return nil, fmt.Errorf("%s has no field %q", md.FullName(), name)
 	}
-	if fd.IsMap() {
-		return nil, fmt.Errorf("field %s is a map", fd.FullName())
-	}
 	return fd, nil
+}
+
+// singularMessage reports whether fd holds one message: not a list, not a
+// map (whose entries are messages), and not a scalar.
+func singularMessage(fd protoreflect.FieldDescriptor) bool {
+	return fd.Message() != nil && !fd.IsList() && !fd.IsMap()
 }
 
 // isHTTPBody reports whether fd holds one google.api.HttpBody.
