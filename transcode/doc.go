@@ -95,7 +95,9 @@
 // # Responses
 //
 // A unary method's response (or its response_body field) is written with
-// protojson, or as raw bytes for a google.api.HttpBody. A response_body
+// protojson, or as raw bytes for a google.api.HttpBody, with its
+// content_type as Content-Type (application/octet-stream if it has none:
+// never one that net/http guesses from the bytes). A response_body
 // field follows the proto3 JSON mapping as a whole message does: an int64
 // is a string ("5"), where grpc-gateway writes a number. A server stream is
 // written as newline-delimited JSON, one line {"result": message} a

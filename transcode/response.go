@@ -76,9 +76,7 @@ func (h *Handler) serveUnary(ctx context.Context, w http.ResponseWriter, rt *rou
 	}
 	if rt.respRaw {
 		hb := httpBodyOf(responseOf(rt, resp.ProtoReflect()))
-		if ct := hb.GetContentType(); ct != "" {
-			hd.Set("Content-Type", ct)
-		}
+		hd.Set("Content-Type", httpBodyType(hb))
 		hd.Set("Content-Length", strconv.Itoa(len(hb.GetData())))
 		w.WriteHeader(http.StatusOK)
 		w.Write(hb.GetData())
@@ -112,6 +110,17 @@ func responseOf(rt *route, resp protoreflect.Message) protoreflect.Message {
 		return resp
 	}
 	return resp.Get(rt.respField).Message()
+}
+
+// httpBodyType returns the Content-Type of hb's data: its content_type,
+// or application/octet-stream if it has none. net/http would otherwise
+// guess one from the first bytes, and a server's bytes that begin with
+// <html> would be served to browsers as a page of the API's origin.
+func httpBodyType(hb *httpbody.HttpBody) string {
+	if ct := hb.GetContentType(); ct != "" {
+		return ct
+	}
+	return "application/octet-stream"
 }
 
 // httpBodyOf returns m as a google.api.HttpBody.
@@ -194,9 +203,7 @@ func (h *Handler) serveStream(ctx context.Context, w http.ResponseWriter, r *htt
 			switch {
 			case rt.respRaw:
 				if err == nil {
-					if ct := httpBodyOf(resp.ProtoReflect()).GetContentType(); ct != "" {
-						hd.Set("Content-Type", ct)
-					}
+					hd.Set("Content-Type", httpBodyType(httpBodyOf(resp.ProtoReflect())))
 				}
 			case sse:
 				hd.Set("Content-Type", "text/event-stream")

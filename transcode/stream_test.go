@@ -108,6 +108,13 @@ func TestHttpBody(t *testing.T) {
 	if a.status != 200 || a.header.Get("Content-Type") != "image/png" || a.body != png {
 		t.Errorf("POST /v1/raw: got %d %q %q, want 200 image/png and the body back", a.status, a.header.Get("Content-Type"), a.body)
 	}
+	// Data without a content type is served as octet-stream: net/http
+	// would guess text/html for it.
+	page := "<html><script>alert(1)</script>"
+	a = do(t, srv.URL, call{method: "POST", target: "/v1/raw", body: page})
+	if a.status != 200 || a.header.Get("Content-Type") != "application/octet-stream" || a.body != page {
+		t.Errorf("POST /v1/raw without a content type: got %d %q %q, want 200 application/octet-stream and the body back", a.status, a.header.Get("Content-Type"), a.body)
+	}
 	a = do(t, srv.URL, call{method: "POST", target: "/v1/files/f1:upload", header: http.Header{"Content-Type": {"text/csv"}}, body: "a,b\n"})
 	if want := `{"name":"files/f1","contentType":"text/csv","size":"4"}`; a.status != 200 || !sameJSON(a.body, want) {
 		t.Errorf("upload: got %d %s, want 200 %s", a.status, a.body, want)
