@@ -81,7 +81,9 @@ func (h *Handler) buildRequest(w http.ResponseWriter, r *http.Request, rt *route
 			return badRequest("path: %s: %v", fp, err)
 		}
 	}
-	if rt.body != bodyAll && r.URL.RawQuery != "" {
+	// Under body "*" the body sets every field, and the query none; its
+	// parameters are read only to refuse unknown ones under StrictQuery.
+	if (rt.body != bodyAll || h.opts.StrictQuery) && r.URL.RawQuery != "" {
 		q, err := parseQuery(r.URL.RawQuery)
 		if err != nil {
 			return err
@@ -313,6 +315,9 @@ func (h *Handler) setQuery(rt *route, msg protoreflect.Message, key string, vals
 		}
 		fp = append(fp, fd)
 		md = fd.Message()
+	}
+	if rt.body == bodyAll {
+		return nil // inside the body
 	}
 	if rt.body == bodyField {
 		if rt.bodyPath.covers(fp) {

@@ -34,7 +34,8 @@ type Options struct {
 	UnmarshalOptions protojson.UnmarshalOptions
 
 	// StrictQuery answers 400 to a query parameter that names no field of
-	// the request. By default such parameters are ignored.
+	// the request, under body "*" too. By default such parameters are
+	// ignored.
 	StrictQuery bool
 
 	// DecodeReserved decodes every percent-escape in variables that span

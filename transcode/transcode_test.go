@@ -129,6 +129,10 @@ func TestOptions(t *testing.T) {
 		{call{method: "GET", target: "/v1/echo/x?nope=1"}, 400, ``},
 		{call{method: "GET", target: "/v1/echo/x?nested.nope=1"}, 400, ``},
 		{call{method: "POST", target: "/v1/echo", body: `{"nope":1,"f_int32":2}`}, 200, `{"f_int32":2}`},
+		// Under body "*", a parameter that names a field is ignored (the
+		// body sets it), one that names none is unknown.
+		{call{method: "POST", target: "/v1/echo?fInt32=5", body: `{"f_int32":2}`}, 200, `{"f_int32":2}`},
+		{call{method: "POST", target: "/v1/echo?nope=1", body: `{"f_int32":2}`}, 400, ``},
 		{call{method: "POST", target: "/v1/echo", body: `{"fString":"` + strings.Repeat("a", 100) + `"}`}, 413, ``},
 	} {
 		a := do(t, srv.URL, tt.call)
