@@ -18,7 +18,8 @@
 // # Rules
 //
 // Templates follow google/api/http.proto: literal segments, * (one
-// segment), ** (any number, followed by literals only), variables
+// segment), ** (one or more, as in the reference, so /a/**/b does not
+// match /a/b, which grpc-gateway matches; followed by literals only), variables
 // {field.path} and {field=segments}, and a trailing :verb. A request
 // matches the most specific template, segment by segment (a literal before
 // *, * before **, trying the next when a choice fails further on), never
@@ -49,7 +50,8 @@
 // number, bytes in base64 of either alphabet, UTF-8 strings, Timestamps in
 // RFC 3339, Durations as "1.5s", FieldMasks as paths separated by commas
 // (updateTime or update_time; "" is the empty mask, as protojson writes
-// it), and the wrapper types by their value. Query parameters name fields
+// it), and the wrapper types by their value: the forms of protojson, where
+// grpc-gateway also takes 1, t and True for true and Go's durations (1h). Query parameters name fields
 // by their proto or JSON names, dotted for nested fields, repeated for
 // repeated fields (their values in the order they come, whichever name each
 // uses), and a map's entries with the key in brackets, as grpc-gateway
