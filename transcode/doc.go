@@ -18,8 +18,9 @@
 // # Rules
 //
 // Templates follow google/api/http.proto: literal segments, * (one
-// segment), ** (one or more, as in the reference, so /a/**/b does not
-// match /a/b, which grpc-gateway matches; followed by literals only), variables
+// segment), ** (one or more, or none at the end: /a/** matches /a, but
+// /a/**/b does not match /a/b, which grpc-gateway matches; followed by
+// literals only), variables
 // {field.path} and {field=segments}, and a trailing :verb. A request
 // matches the most specific template, segment by segment (a literal before
 // *, * before **, trying the next when a choice fails further on), never
