@@ -41,7 +41,10 @@ const (
 // them, could not tell the client's from the middleware's.
 func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.CancelFunc, error) {
 	ctx := r.Context()
-	set, _ := metadata.FromOutgoingContext(ctx)
+	// set is what middleware set, read at the first header that may be
+	// metadata: FromOutgoingContext copies it.
+	var set metadata.MD
+	setRead := false
 	var md metadata.MD
 	add := func(name, k, v string) error {
 		if !strings.HasSuffix(k, "-bin") && !printable(v) {
@@ -76,6 +79,10 @@ func (h *Handler) outgoingContext(r *http.Request) (context.Context, context.Can
 			}
 		default:
 			continue
+		}
+		if !setRead {
+			set, _ = metadata.FromOutgoingContext(ctx)
+			setRead = true
 		}
 		if len(set[key]) > 0 {
 			continue // middleware set it
