@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/http/httpguts"
+	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -49,12 +50,26 @@ func FuzzServe(f *testing.F) {
 		{"GET", "/v1/echo/%E2%82%AC?ts=2020-01-01T00:00:00Z&mask=a,b", ""},
 		{"GET", "/v1/echo/x?labels[a]=b&labels%5Bc%5D=d&labels.e=f", ""},
 		{"PATCH", "/v1/things/1?kinds.fInt32=2", `{"fString":"a","nested":{"inner":{}},"labels":{"k":"v"}}`},
+		{"POST", "/v2/labels?labels[z]=q&fString=s", `{"a":"x"}`},
+		{"GET", "/v2/labels/x?labels[env]=prod", ""},
+		{"GET", "/v2/c/p?choiceNum=7&choice_text=q", ""},
 	} {
 		f.Add(s[0], s[1], s[2])
 	}
 	h := New(echoConn{}, nil)
 	if err := h.RegisterService(testService); err != nil {
 		f.Fatal(err)
+	}
+	// A map as body and as response_body, and a member of a oneof in the
+	// path.
+	for _, rule := range []*annotations.HttpRule{
+		{Pattern: &annotations.HttpRule_Post{Post: "/v2/labels"}, Body: "labels"},
+		{Pattern: &annotations.HttpRule_Get{Get: "/v2/labels/{f_string}"}, ResponseBody: "labels"},
+		{Pattern: &annotations.HttpRule_Get{Get: "/v2/c/{choice_text}"}},
+	} {
+		if err := h.RegisterMethod(testMethod("Plain"), rule); err != nil {
+			f.Fatal(err)
+		}
 	}
 	f.Fuzz(func(t *testing.T, method, target, body string) {
 		if !httpguts.ValidHeaderFieldName(method) {
