@@ -262,7 +262,11 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, rt *route, ms
 	if err := h.opts.UnmarshalOptions.Unmarshal(wrapped, tmp.Interface()); err != nil {
 		return nil, badRequest("body: %v", err)
 	}
-	msg.Set(fd, tmp.Get(fd))
+	if tmp.Has(fd) {
+		// An empty list or map ([] or {}) is not set, and Get gives a
+		// read-only one, which Set refuses with a panic.
+		msg.Set(fd, tmp.Get(fd))
+	}
 	return nil, nil
 }
 

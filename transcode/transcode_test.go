@@ -372,6 +372,7 @@ func TestReviewCases(t *testing.T) {
 		// (they were an error, which kept the whole service out).
 		{Pattern: &annotations.HttpRule_Post{Post: "/v2/labels"}, Body: "labels"},
 		{Pattern: &annotations.HttpRule_Get{Get: "/v2/labels/{f_string}"}, ResponseBody: "labels"},
+		{Pattern: &annotations.HttpRule_Post{Post: "/v2/strings"}, Body: "r_string"},
 		{Pattern: &annotations.HttpRule_Post{Post: "/v2/scalar"}, Body: "f_int32"},
 		{Pattern: &annotations.HttpRule_Get{Get: "/v2/rs/{f_string}"}, ResponseBody: "r_string"},
 	} {
@@ -397,6 +398,9 @@ func TestReviewCases(t *testing.T) {
 		{call{method: "POST", target: "/v2/cb", body: `"b"`}, 200, `{"choiceText":"b"}`},
 		{call{method: "POST", target: "/v2/labels", body: `{"a":"x","b c":"y"}`}, 200, `{"labels":{"a":"x","b c":"y"}}`},
 		{call{method: "POST", target: "/v2/labels?labels[z]=q&fString=s", body: `{"a":"x"}`}, 200, `{"fString":"s","labels":{"a":"x"}}`},
+		{call{method: "POST", target: "/v2/labels", body: `{}`}, 200, `{}`},
+		{call{method: "POST", target: "/v2/strings", body: `[]`}, 200, `{}`},
+		{call{method: "POST", target: "/v2/strings", body: `["a"]`}, 200, `{"rString":["a"]}`},
 		{call{method: "POST", target: "/v2/labels", body: `{"a":1}`}, 400, ``},
 		{call{method: "POST", target: "/v2/labels", body: `{"a":"x"}, "fString": "y"`}, 400, ``},
 		{call{method: "GET", target: "/v2/labels/x?labels[env]=prod&labels[team]=web"}, 200, `{"env":"prod","team":"web"}`},
