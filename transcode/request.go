@@ -132,10 +132,9 @@ func bodyMask(data []byte, md protoreflect.MessageDescriptor) []string {
 				continue
 			}
 			path := prefix + string(fd.Name())
-			if sub := fd.Message(); sub != nil && !fd.IsList() && !fd.IsMap() &&
-				sub.FullName().Parent() != "google.protobuf" && bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
+			if singularMessage(fd) && fd.Message().FullName().Parent() != "google.protobuf" && bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
 				n := len(paths)
-				walk(v, sub, path+".")
+				walk(v, fd.Message(), path+".")
 				if len(paths) > n {
 					continue
 				}

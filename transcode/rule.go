@@ -238,7 +238,7 @@ func updateMaskField(md protoreflect.MessageDescriptor, body protoreflect.FieldD
 	fields := md.Fields()
 	for i := range fields.Len() {
 		fd := fields.Get(i)
-		if fd == body || fd.IsList() || fd.Message() == nil || fd.Message().FullName() != "google.protobuf.FieldMask" {
+		if fd == body || !singularMessage(fd) || fd.Message().FullName() != "google.protobuf.FieldMask" {
 			continue
 		}
 		if found != nil {
@@ -268,7 +268,7 @@ func singularMessage(fd protoreflect.FieldDescriptor) bool {
 
 // isHTTPBody reports whether fd holds one google.api.HttpBody.
 func isHTTPBody(fd protoreflect.FieldDescriptor) bool {
-	return !fd.IsList() && fd.Message() != nil && fd.Message().FullName() == httpBodyName
+	return singularMessage(fd) && fd.Message().FullName() == httpBodyName
 }
 
 // resolvePath finds the fields that the dotted proto names in path name,
